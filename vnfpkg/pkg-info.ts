@@ -1,0 +1,31 @@
+/** SOL005 VnfPkgInfo parts derived once at onboarding: softwareImages and additionalArtifacts. */
+import crypto from 'node:crypto';
+import type { SwImage, Vnfd } from './vnfd-model';
+
+const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+
+export function softwareImages(vnfd: Vnfd): Record<string, unknown>[] {
+  const seen = new Map<string, Record<string, unknown>>();
+  const add = (id: string, img?: SwImage) => {
+    if (!img || seen.has(id)) return;
+    seen.set(id, {
+      id, name: img.name, provider: vnfd.provider, version: img.version ?? '',
+      checksum: img.checksum ?? null, containerFormat: img.containerFormat?.toUpperCase() ?? 'BARE',
+      diskFormat: img.diskFormat?.toUpperCase() ?? 'QCOW2', imagePath: img.file ?? '', userMetadata: {},
+    });
+  };
+  for (const f of Object.values(vnfd.flavours)) {
+    for (const v of Object.values(f.vdus)) add(v.id, v.swImage);
+    for (const s of Object.values(f.storages)) add(s.id, s.swImage);
+  }
+  return [...seen.values()];
+}
+
+/** Every file that is not metadata, a VNFD yaml or a software image. */
+export function additionalArtifacts(files: Record<string, Buffer>, vnfdFiles: string[], images: Record<string, unknown>[]): Record<string, unknown>[] {
+  const skip = new Set([...vnfdFiles, ...images.map((i) => String(i.imagePath))]);
+  return Object.keys(files)
+    .filter((p) => !p.startsWith('TOSCA-Metadata/') && !skip.has(p))
+    .sort()
+    .map((artifactPath) => ({ artifactPath, checksum: { algorithm: 'SHA-256', hash: sha256(files[artifactPath]) }, metadata: {} }));
+}
