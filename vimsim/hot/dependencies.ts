@@ -1,0 +1,90 @@
+/**
+ * Reference checks and create order. A resource depends on every resource it
+ * names through get_resource, get_attr or depends_on; resources are created in
+ * dependency order and a cycle is a template error, as in Heat.
+ */
+import type { HotTemplate } from '../state/model';
+import { TemplateError } from './errors';
+import { forEachFunctionCall } from './functions';
+import { outputsOf, resourceDefinition, resourcesOf } from './template';
+
+const PSEUDO_PARAMETERS = new Set(['OS::stack_name', 'OS::stack_id', 'OS::project_id']);
+
+/** Names of the resources a resource definition refers to (same stack). */
+export function referencedResources(tpl: HotTemplate, name: string): string[] {
+  const def = resourceDefinition(tpl, name);
+  const refs = new Set<string>(def.depends_on);
+  forEachFunctionCall(def.properties, (fn, args) => {
+    const target = fn === 'get_resource' ? args : fn === 'get_attr' && Array.isArray(args) ? args[0] : undefined;
+    if (typeof target === 'string') refs.add(target);
+  });
+  return [...refs];
+}
+
+/** Fails on references to resources or parameters the template does not declare. */
+export function validateReferences(tpl: HotTemplate, label: string): void {
+  const resources = resourcesOf(tpl);
+  const params = (tpl.parameters ?? {}) as Record<string, unknown>;
+  const checkCalls = (value: unknown, where: string) =>
+    forEachFunctionCall(value, (fn, args) => {
+      if (fn === 'get_resource' || fn === 'get_attr') {
+        const target = fn === 'get_resource' ? args : Array.isArray(args) ? args[0] : undefined;
+        if (typeof target === 'string' && !(target in resources)) {
+          throw new TemplateError(`The specified reference "${target}" (in ${where}) is incorrect.`, 'InvalidTemplateReference');
+        }
+      }
+      if (fn === 'get_param') {
+        const param = Array.isArray(args) ? args[0] : args;
+        if (typeof param === 'string' && !(param in params) && !PSEUDO_PARAMETERS.has(param)) {
+          throw new TemplateError(`The Parameter (${param}) was not provided (referenced in ${where}).`, 'UserParameterMissing');
+        }
+      }
+    });
+
+  for (const name of Object.keys(resources)) {
+    const where = `${label} resources.${name}`;
+    const def = resourceDefinition(tpl, name);
+    for (const dep of def.depends_on) {
+      if (!(dep in resources)) {
+        throw new TemplateError(`The specified reference "${dep}" (in ${where}) is incorrect.`, 'InvalidTemplateReference');
+      }
+    }
+    checkCalls(def.properties, where);
+  }
+  for (const [key, out] of Object.entries(outputsOf(tpl))) checkCalls(out.value, `${label} outputs.${key}`);
+}
+
+/**
+ * Topological create order. Among resources that are ready at the same time,
+ * networks go first and subnets second: Heat makes ports wait for the subnets
+ * of their network, and a port in a nested stack should find its subnet.
+ */
+export function creationOrder(tpl: HotTemplate, label: string): string[] {
+  const names = Object.keys(resourcesOf(tpl));
+  const deps = new Map(names.map((n) => [n, new Set(referencedResources(tpl, n))]));
+  const rank = (n: string) => {
+    const type = resourceDefinition(tpl, n).type;
+    return type === 'OS::Neutron::Net' ? 0 : type === 'OS::Neutron::Subnet' ? 1 : 2;
+  };
+  const order: string[] = [];
+  const done = new Set<string>();
+  while (order.length < names.length) {
+    const ready = names.filter((n) => !done.has(n) && [...deps.get(n)!].every((d) => done.has(d)));
+    if (ready.length === 0) throw new TemplateError(`Circular Dependency Found: ${describeCycle(names, deps, done)} (in ${label})`, 'CircularDependencyException');
+    ready.sort((a, b) => rank(a) - rank(b) || names.indexOf(a) - names.indexOf(b));
+    order.push(ready[0]);
+    done.add(ready[0]);
+  }
+  return order;
+}
+
+function describeCycle(names: string[], deps: Map<string, Set<string>>, done: Set<string>): string {
+  // Walk unfinished dependencies from any blocked resource until a name repeats.
+  const path: string[] = [];
+  let current = names.find((n) => !done.has(n))!;
+  while (!path.includes(current)) {
+    path.push(current);
+    current = [...deps.get(current)!].find((d) => !done.has(d))!;
+  }
+  return [...path.slice(path.indexOf(current)), current].join(' -> ');
+}

@@ -1,0 +1,62 @@
+/**
+ * CLI entry: `npx tsx vimsim/main.ts`. Configuration from the environment:
+ * VIMSIM_HOST (127.0.0.1), VIMSIM_PORT (9891), DATA_DIR (./data; state under
+ * DATA_DIR/vimsim/), VIMSIM_DELAY_MS (300), VIMSIM_TOKEN_TTL_SEC (3600),
+ * VIMSIM_SSH_CIDR (127.20.0.0/16), VIMSIM_USERS (JSON list of
+ * {name,password,project,domain?}), VIMSIM_LOG_LEVEL (info).
+ */
+import path from 'node:path';
+import pino from 'pino';
+import { z } from 'zod';
+import { DEFAULT_DELAY_MS, DEFAULT_PORT, DEFAULT_SSH_CIDR, DEFAULT_USERS, startVimSim } from './server';
+
+const UsersEnv = z.array(
+  z.object({ name: z.string(), password: z.string(), project: z.string(), domain: z.string().optional() }),
+);
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const logger = pino({ name: 'vimsim', level: process.env.VIMSIM_LOG_LEVEL ?? 'info' });
+  const users = process.env.VIMSIM_USERS ? UsersEnv.parse(JSON.parse(process.env.VIMSIM_USERS)) : DEFAULT_USERS;
+  const sim = await startVimSim(
+    {
+      host: process.env.VIMSIM_HOST || '127.0.0.1',
+      port: intFromEnv('VIMSIM_PORT', DEFAULT_PORT),
+      dataDir: path.resolve(process.env.DATA_DIR || './data'),
+      delayMs: intFromEnv('VIMSIM_DELAY_MS', DEFAULT_DELAY_MS),
+      tokenTtlSec: intFromEnv('VIMSIM_TOKEN_TTL_SEC', 3600),
+      sshCidr: process.env.VIMSIM_SSH_CIDR || DEFAULT_SSH_CIDR,
+      users,
+    },
+    logger,
+  );
+  logger.info({ keystone: sim.keystoneUrl, users: users.map((u) => `${u.name}@${u.project}`) }, 'ready');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    sim.close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
