@@ -1,0 +1,25 @@
+/**
+ * Heat stack for instantiating a VNF with the OpenStack infra driver: pure
+ * functions from the VNFD model, the package files and the request to the
+ * template, nested files and `nfv` parameter of the stack.
+ */
+import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import { buildFromBaseHot, findBaseHot } from './base-hot';
+import { buildGeneratedHot } from './generated-hot';
+import type { InstantiateInput, StackSpec } from './types';
+
+export type { InstantiateInput, StackSpec } from './types';
+export { vduCountsForLevel, vduCountsForScaleLevels, scaleStatusForLevel, effectiveLevelId } from './levels';
+export { findBaseHot } from './base-hot';
+export type { NfvParam } from './nfv-param';
+
+/**
+ * The stack for `counts` VNFCs per VDU: from the package's BaseHOT/<flavourId>/
+ * when present (Tacker v2 StandardUserData behaviour), else generated from the
+ * VNFD. Throws an Error with a user-facing message when the request or the
+ * package can't make a valid stack (e.g. an external CP with no network).
+ */
+export function buildStack(vnfd: Vnfd, flavour: VnfdFlavour, files: Record<string, Buffer>, input: InstantiateInput, counts: Record<string, number>): StackSpec {
+  const hot = findBaseHot(files, flavour.flavourId);
+  return hot ? buildFromBaseHot(flavour, hot, input, counts) : buildGeneratedHot(vnfd, flavour, input, counts);
+}

@@ -1,0 +1,123 @@
+/**
+ * Heat v1 orchestration client over a Keystone session: stacks, resources
+ * (nested_depth), mark_unhealthy, stack actions and events. A 401 triggers one
+ * re-authentication and a repeat of the call.
+ */
+import { KeystoneSession } from './keystone';
+import { request, errorDetail, HttpResponse, OpenStackHttpError } from './http';
+
+export interface HeatStack {
+  id: string;
+  stack_name: string;
+  stack_status: string;
+  stack_status_reason?: string;
+  outputs?: { output_key: string; output_value: unknown }[];
+  parameters?: Record<string, unknown>;
+}
+
+export interface HeatResourceRow {
+  resource_name: string;
+  physical_resource_id: string;
+  resource_type: string;
+  resource_status: string;
+  resource_status_reason?: string;
+  parent_resource?: string;
+  links?: { href: string; rel: string }[];
+  required_by?: string[];
+}
+
+export interface StackTemplate {
+  template: Record<string, unknown>;
+  files?: Record<string, string>;
+  parameters?: Record<string, unknown>;
+}
+
+export class HeatClient {
+  constructor(private readonly session: KeystoneSession, private readonly ca?: string) {}
+
+  private async call(method: string, path: string, body?: unknown, okStatuses = [200]): Promise<HttpResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.session.getToken(attempt > 0);
+      const url = `${await this.session.endpoint('orchestration')}${path}`;
+      const r = await request(method, url, { headers: { 'x-auth-token': token.value }, body, ca: this.ca, timeoutMs: 60_000 });
+      if (r.status === 401 && attempt === 0) continue;
+      if (!okStatuses.includes(r.status)) throw new OpenStackHttpError(r.status, method, path, errorDetail(r));
+      return r;
+    }
+  }
+
+  async createStack(name: string, t: StackTemplate, timeoutMins = 60): Promise<{ id: string }> {
+    const r = await this.call('POST', '/stacks', {
+      stack_name: name, template: t.template, files: t.files ?? {}, parameters: t.parameters ?? {},
+      timeout_mins: timeoutMins, disable_rollback: true,
+    }, [201]);
+    return { id: (r.body as { stack: { id: string } }).stack.id };
+  }
+
+  /** The live stack with that name, or null (Heat answers lookups with 302). */
+  async findStack(name: string): Promise<HeatStack | null> {
+    try {
+      const r = await this.call('GET', `/stacks/${encodeURIComponent(name)}`, undefined, [200, 302]);
+      if (r.status === 200) return (r.body as { stack: HeatStack }).stack;
+      const loc = String(r.headers.location ?? '');
+      const id = loc.split('/').pop();
+      return id ? this.getStack(name, id) : null;
+    } catch (e) {
+      if (e instanceof OpenStackHttpError && e.status === 404) return null;
+      throw e;
+    }
+  }
+
+  /** Stack by name+id; deleted stacks still answer with DELETE_COMPLETE, unknown -> null. */
+  async getStack(name: string, id: string): Promise<HeatStack | null> {
+    try {
+      const r = await this.call('GET', `/stacks/${encodeURIComponent(name)}/${id}`);
+      return (r.body as { stack: HeatStack }).stack;
+    } catch (e) {
+      if (e instanceof OpenStackHttpError && e.status === 404) return null;
+      throw e;
+    }
+  }
+
+  /** PATCH keeps what is not given (Heat's "existing"); PUT replaces the template. */
+  async updateStack(name: string, id: string, t: Partial<StackTemplate>, mode: 'PATCH' | 'PUT' = 'PATCH'): Promise<void> {
+    const body: Record<string, unknown> = { ...t };
+    if (mode === 'PATCH') body.existing = true;
+    await this.call(mode, `/stacks/${encodeURIComponent(name)}/${id}`, body, [202]);
+  }
+
+  async deleteStack(name: string, id: string): Promise<void> {
+    try {
+      await this.call('DELETE', `/stacks/${encodeURIComponent(name)}/${id}`, undefined, [204]);
+    } catch (e) {
+      if (e instanceof OpenStackHttpError && e.status === 404) return;
+      throw e;
+    }
+  }
+
+  /** cancel_update (with rollback) or cancel_without_rollback of an IN_PROGRESS stack. */
+  async stackAction(name: string, id: string, action: 'cancel_update' | 'cancel_without_rollback'): Promise<void> {
+    await this.call('POST', `/stacks/${encodeURIComponent(name)}/${id}/actions`, { [action]: null }, [200, 202]);
+  }
+
+  async listResources(name: string, id: string, nestedDepth = 2): Promise<HeatResourceRow[]> {
+    const r = await this.call('GET', `/stacks/${encodeURIComponent(name)}/${id}/resources?nested_depth=${nestedDepth}`);
+    return (r.body as { resources: HeatResourceRow[] }).resources;
+  }
+
+  async getResource(stackName: string, stackId: string, resource: string): Promise<HeatResourceRow & { attributes?: Record<string, unknown> }> {
+    const r = await this.call('GET', `/stacks/${encodeURIComponent(stackName)}/${stackId}/resources/${encodeURIComponent(resource)}`);
+    return (r.body as { resource: HeatResourceRow & { attributes?: Record<string, unknown> } }).resource;
+  }
+
+  async markUnhealthy(stackName: string, stackId: string, resource: string, reason: string): Promise<void> {
+    await this.call('PATCH', `/stacks/${encodeURIComponent(stackName)}/${stackId}/resources/${encodeURIComponent(resource)}`, {
+      mark_unhealthy: true, resource_status_reason: reason,
+    });
+  }
+
+  async events(name: string, id: string): Promise<Record<string, unknown>[]> {
+    const r = await this.call('GET', `/stacks/${encodeURIComponent(name)}/${id}/events`);
+    return (r.body as { events: Record<string, unknown>[] }).events;
+  }
+}

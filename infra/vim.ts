@@ -1,0 +1,55 @@
+/**
+ * VIM registry access: the default VIM from configuration, registered VIMs
+ * from the database (password sealed at rest), and one cached Heat client per
+ * VIM so tokens are reused across activities.
+ */
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../common/config';
+import type { Db } from '../common/db';
+import { vims } from '../common/db/schema';
+import type { SecretBox } from '../common/secrets';
+import { KeystoneSession } from './openstack/keystone';
+import { HeatClient } from './openstack/heat';
+
+export type VimRow = typeof vims.$inferSelect;
+
+/** Makes the configured default VIM the one row with is_default (created or refreshed). */
+export function ensureDefaultVim(db: Db, box: SecretBox, cfg: Config): string {
+  const v = cfg.defaultVim;
+  const existing = db.select().from(vims).where(eq(vims.isDefault, true)).get();
+  const row = {
+    name: 'default', type: 'openstack', authUrl: v.authUrl, username: v.username, passwordSealed: box.seal(v.password),
+    project: v.project, projectDomain: v.domain, userDomain: v.domain, region: v.region,
+    caCert: v.caFile ? require('node:fs').readFileSync(v.caFile, 'utf8') : null, isDefault: true,
+  };
+  if (existing) {
+    db.update(vims).set(row).where(eq(vims.id, existing.id)).run();
+    return existing.id;
+  }
+  const id = crypto.randomUUID();
+  db.insert(vims).values({ id, createdAt: new Date().toISOString(), ...row }).run();
+  return id;
+}
+
+export function defaultVimId(db: Db): string | undefined {
+  return db.select({ id: vims.id }).from(vims).where(eq(vims.isDefault, true)).get()?.id;
+}
+
+const clients = new Map<string, { sealed: string; heat: HeatClient }>();
+
+export function heatForVim(db: Db, box: SecretBox, vimId: string): HeatClient {
+  const vim = db.select().from(vims).where(eq(vims.id, vimId)).get();
+  if (!vim) throw new Error(`VIM ${vimId} is not registered`);
+  const cached = clients.get(vimId);
+  if (cached && cached.sealed === vim.passwordSealed) return cached.heat;
+  const session = new KeystoneSession({
+    authUrl: vim.authUrl, username: vim.username, password: box.open(vim.passwordSealed), project: vim.project,
+    userDomain: vim.userDomain, projectDomain: vim.projectDomain, region: vim.region, ca: vim.caCert ?? undefined,
+  });
+  const heat = new HeatClient(session, vim.caCert ?? undefined);
+  clients.set(vimId, { sealed: vim.passwordSealed, heat });
+  return heat;
+}
+
+export const stackNameFor = (vnfInstanceId: string) => `vnf-${vnfInstanceId}`;
