@@ -1,0 +1,73 @@
+/**
+ * Every setting the product reads from the environment, with its default.
+ * The README's configuration table mirrors this file.
+ */
+import path from 'node:path';
+
+function int(name: string, dflt: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+export interface Config {
+  dataDir: string;
+  apiHost: string;
+  apiPort: number;
+  /** Base URL the API puts into Location headers and _links. */
+  apiBaseUrl: string;
+  temporalPort: number;
+  temporalUiPort: number;
+  /** host:port of the Temporal frontend; set = external cluster, no dev server. */
+  temporalAddress: string;
+  externalTemporal: boolean;
+  temporalNamespace: string;
+  temporalUiUrl: string;
+  taskQueue: string;
+  vimsimHost: string;
+  vimsimPort: number;
+  /** Keystone v3 URL of the default VIM (the simulator unless set). */
+  defaultVim: { authUrl: string; username: string; password: string; project: string; domain: string; region: string; caFile?: string };
+  /** Poll interval while waiting for Heat (a workflow timer). */
+  heatPollMs: number;
+  logLevel: string;
+}
+
+export function loadConfig(): Config {
+  const dataDir = path.resolve(process.env.DATA_DIR || './data');
+  const apiHost = process.env.API_HOST || '127.0.0.1';
+  const apiPort = int('API_PORT', 9890);
+  const temporalPort = int('TEMPORAL_PORT', 7233);
+  const temporalUiPort = int('TEMPORAL_UI_PORT', 8233);
+  const externalTemporal = !!process.env.TEMPORAL_ADDRESS;
+  const vimsimHost = process.env.VIMSIM_HOST || '127.0.0.1';
+  const vimsimPort = int('VIMSIM_PORT', 9891);
+  return {
+    dataDir,
+    apiHost,
+    apiPort,
+    apiBaseUrl: process.env.API_BASE_URL || `http://${apiHost}:${apiPort}`,
+    temporalPort,
+    temporalUiPort,
+    temporalAddress: process.env.TEMPORAL_ADDRESS || `127.0.0.1:${temporalPort}`,
+    externalTemporal,
+    temporalNamespace: process.env.TEMPORAL_NAMESPACE || 'default',
+    temporalUiUrl: process.env.TEMPORAL_UI_URL || `http://127.0.0.1:${temporalUiPort}`,
+    taskQueue: process.env.TASK_QUEUE || 'nfv-lcm',
+    vimsimHost,
+    vimsimPort,
+    defaultVim: {
+      authUrl: process.env.OS_AUTH_URL || `http://${vimsimHost}:${vimsimPort}/identity/v3`,
+      username: process.env.OS_USERNAME || 'admin',
+      password: process.env.OS_PASSWORD || 'devstack',
+      project: process.env.OS_PROJECT_NAME || 'admin',
+      domain: process.env.OS_USER_DOMAIN_NAME || 'Default',
+      region: process.env.OS_REGION_NAME || 'RegionOne',
+      caFile: process.env.OS_CACERT || undefined,
+    },
+    heatPollMs: int('HEAT_POLL_MS', 1000),
+    logLevel: process.env.LOG_LEVEL || 'info',
+  };
+}

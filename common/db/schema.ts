@@ -1,0 +1,108 @@
+/**
+ * The product's database (drizzle over better-sqlite3). API reads come from
+ * here; workflows write through activities. JSON columns hold ETSI structures
+ * as the API shows them; *_sealed columns hold SecretBox-encrypted secrets.
+ */
+import { sqliteTable, text, integer, blob, primaryKey, index } from 'drizzle-orm/sqlite-core';
+
+type Json = Record<string, unknown>;
+
+export const vims = sqliteTable('vims', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  type: text('type').notNull().default('openstack'),
+  authUrl: text('auth_url').notNull(),
+  username: text('username').notNull(),
+  passwordSealed: text('password_sealed').notNull(),
+  project: text('project').notNull(),
+  projectDomain: text('project_domain').notNull().default('Default'),
+  userDomain: text('user_domain').notNull().default('Default'),
+  region: text('region').notNull().default('RegionOne'),
+  caCert: text('ca_cert'),
+  isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
+  createdAt: text('created_at').notNull(),
+});
+
+export const vnfPackages = sqliteTable('vnf_packages', {
+  id: text('id').primaryKey(),
+  onboardingState: text('onboarding_state').notNull(),
+  operationalState: text('operational_state').notNull(),
+  usageState: text('usage_state').notNull(),
+  userDefinedData: text('user_defined_data', { mode: 'json' }).$type<Json>().notNull(),
+  vnfdId: text('vnfd_id'),
+  vnfProvider: text('vnf_provider'),
+  vnfProductName: text('vnf_product_name'),
+  vnfSoftwareVersion: text('vnf_software_version'),
+  vnfdVersion: text('vnfd_version'),
+  checksum: text('checksum', { mode: 'json' }).$type<{ algorithm: string; hash: string }>(),
+  /** ProblemDetails of the last failed onboarding, cleared on success. */
+  onboardingFailureDetails: text('onboarding_failure_details', { mode: 'json' }).$type<Json>(),
+  /** The parsed VNFD model (vnfpkg/vnfd-model.ts). */
+  vnfd: text('vnfd', { mode: 'json' }).$type<Json>(),
+  /** Paths of the VNFD yaml files (entry + imports), for GET .../vnfd. */
+  vnfdFiles: text('vnfd_files', { mode: 'json' }).$type<string[]>(),
+  /** SOL005 softwareImages[] and additionalArtifacts[], computed at onboarding. */
+  softwareImages: text('software_images', { mode: 'json' }).$type<Json[]>(),
+  additionalArtifacts: text('additional_artifacts', { mode: 'json' }).$type<Json[]>(),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('vnf_packages_vnfd_id').on(t.vnfdId)]);
+
+/** Uploaded zips, kept apart so package listings never load them. */
+export const vnfPackageContents = sqliteTable('vnf_package_contents', {
+  packageId: text('package_id').primaryKey().references(() => vnfPackages.id, { onDelete: 'cascade' }),
+  zip: blob('zip', { mode: 'buffer' }).notNull(),
+});
+
+/** Every file of an onboarded package (artifacts, BaseHOT, scripts). */
+export const vnfPackageFiles = sqliteTable('vnf_package_files', {
+  packageId: text('package_id').notNull().references(() => vnfPackages.id, { onDelete: 'cascade' }),
+  path: text('path').notNull(),
+  content: blob('content', { mode: 'buffer' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.packageId, t.path] })]);
+
+export const vnfInstances = sqliteTable('vnf_instances', {
+  id: text('id').primaryKey(),
+  vnfInstanceName: text('vnf_instance_name'),
+  vnfInstanceDescription: text('vnf_instance_description'),
+  vnfdId: text('vnfd_id').notNull(),
+  vnfPkgId: text('vnf_pkg_id').notNull(),
+  vnfProvider: text('vnf_provider').notNull(),
+  vnfProductName: text('vnf_product_name').notNull(),
+  vnfSoftwareVersion: text('vnf_software_version').notNull(),
+  vnfdVersion: text('vnfd_version').notNull(),
+  instantiationState: text('instantiation_state').notNull(),
+  /** Shown vimConnectionInfo (no secrets). */
+  vimConnectionInfo: text('vim_connection_info', { mode: 'json' }).$type<Json[]>().notNull(),
+  instantiatedVnfInfo: text('instantiated_vnf_info', { mode: 'json' }).$type<Json>(),
+  metadata: text('metadata', { mode: 'json' }).$type<Json>().notNull(),
+  /** Heat stack the instance lives in; kept across failed operations. */
+  stackId: text('stack_id'),
+  /** Which VIM (vims.id) the instance runs on. */
+  vimId: text('vim_id'),
+  createdAt: text('created_at').notNull(),
+});
+
+export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
+  id: text('id').primaryKey(),
+  vnfInstanceId: text('vnf_instance_id').notNull(),
+  operation: text('operation').notNull(),
+  operationState: text('operation_state').notNull(),
+  stateEnteredTime: text('state_entered_time').notNull(),
+  startTime: text('start_time').notNull(),
+  isAutomaticInvocation: integer('is_automatic_invocation', { mode: 'boolean' }).notNull().default(false),
+  /** Request body with secrets masked (what the API shows). */
+  operationParams: text('operation_params', { mode: 'json' }).$type<Json>().notNull(),
+  /** The full request, encrypted; activities read secrets from here. */
+  operationParamsSealed: text('operation_params_sealed').notNull(),
+  isCancelPending: integer('is_cancel_pending', { mode: 'boolean' }).notNull().default(false),
+  cancelMode: text('cancel_mode'),
+  error: text('error', { mode: 'json' }).$type<Json>(),
+  resourceChanges: text('resource_changes', { mode: 'json' }).$type<Json>(),
+  changedInfo: text('changed_info', { mode: 'json' }).$type<Json>(),
+  lcmCoordinations: text('lcm_coordinations', { mode: 'json' }).$type<Json[]>(),
+  rejectedLcmCoordinations: text('rejected_lcm_coordinations', { mode: 'json' }).$type<Json[]>(),
+  /** Which step the workflow is on (shown while PROCESSING/ROLLING_BACK). */
+  currentStep: text('current_step'),
+  /** Set when the workflow has been started (the reconciler starts the rest). */
+  workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
+}, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState)]);
