@@ -1,0 +1,20 @@
+/** All activities, built once per worker from its dependencies. */
+import type { ActivityDeps } from './deps';
+import { hookActivities } from './hooks';
+import { instanceActivities } from './instance';
+import { opStateActivities } from './op-state';
+import { packageActivities } from './packages';
+import { stackActivities } from './stack';
+
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...opStateActivities(deps),
+    ...stackActivities(deps),
+    ...instanceActivities(deps),
+    ...hookActivities(deps),
+    ...packageActivities(deps),
+  };
+}
+
+export type LcmActivities = ReturnType<typeof createActivities>;
+export type { ActivityDeps };

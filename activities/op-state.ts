@@ -1,0 +1,49 @@
+/** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
+import { eq } from 'drizzle-orm';
+import { vnfLcmOpOccs } from '../common/db/schema';
+import type { ProblemDetails } from '../common/problem';
+import type { OpState } from '../workflows/definitions';
+import type { LcmHook } from '../vnfpkg/vnfd-model';
+import type { ActivityDeps } from './deps';
+import { loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+
+export interface RecordOpStateArgs {
+  opOccId: string;
+  state: OpState;
+  error?: ProblemDetails;
+  currentStep: string | null;
+  isCancelPending: boolean;
+  cancelMode: string | null;
+}
+
+export function opStateActivities({ db, box }: ActivityDeps) {
+  return {
+    async recordOpState(a: RecordOpStateArgs): Promise<void> {
+      const op = loadOpOcc(db, a.opOccId);
+      const changed = op.operationState !== a.state;
+      db.update(vnfLcmOpOccs).set({
+        operationState: a.state,
+        ...(changed ? { stateEnteredTime: new Date().toISOString() } : {}),
+        // The error stays visible until the op moves on from FAILED_TEMP/FAILED.
+        ...(a.error ? { error: a.error } : a.state === 'PROCESSING' || a.state === 'ROLLING_BACK' || a.state === 'COMPLETED' || a.state === 'ROLLED_BACK' ? { error: null } : {}),
+        currentStep: a.currentStep,
+        isCancelPending: a.isCancelPending,
+        cancelMode: a.cancelMode,
+        workflowStarted: true,
+      }).where(eq(vnfLcmOpOccs.id, a.opOccId)).run();
+    },
+
+    /** What the workflow needs to lay out its steps (no secrets). */
+    async describeOperation({ opOccId }: { opOccId: string }): Promise<{ hooks: LcmHook[]; gracefulTerminationTimeout?: number }> {
+      const op = loadOpOcc(db, opOccId);
+      const inst = loadInstance(db, op.vnfInstanceId);
+      const params = opParams<{ flavourId?: string; terminationType?: string; gracefulTerminationTimeout?: number }>(box, op);
+      const vnfd = loadVnfd(db, inst.vnfPkgId);
+      const flavourId = params.flavourId ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId;
+      const flavour = flavourId ? vnfd.flavours[flavourId] : undefined;
+      const hooks = Object.keys(flavour?.hooks ?? {}) as LcmHook[];
+      const graceful = params.terminationType === 'GRACEFUL' ? params.gracefulTerminationTimeout ?? 0 : 0;
+      return { hooks, gracefulTerminationTimeout: graceful || undefined };
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** Package onboarding: parse and store in one transaction, or record why not. */
+import { ApplicationFailure } from '@temporalio/activity';
+import { eq } from 'drizzle-orm';
+import crypto from 'node:crypto';
+import { vnfPackageContents, vnfPackageFiles, vnfPackages } from '../common/db/schema';
+import { loadPackage } from '../vnfpkg';
+import { PackageError } from '../vnfpkg/csar';
+import { additionalArtifacts, softwareImages } from '../vnfpkg/pkg-info';
+import type { ActivityDeps } from './deps';
+
+export function packageActivities({ db, log }: ActivityDeps) {
+  return {
+    async onboardPackage({ packageId }: { packageId: string }): Promise<void> {
+      const content = db.select().from(vnfPackageContents).where(eq(vnfPackageContents.packageId, packageId)).get();
+      if (!content) throw ApplicationFailure.nonRetryable(`package ${packageId} has no uploaded content`, 'PackageError');
+      let loaded;
+      try {
+        loaded = loadPackage(content.zip);
+      } catch (e) {
+        if (e instanceof PackageError) throw ApplicationFailure.nonRetryable(e.message, 'PackageError');
+        throw e;
+      }
+      const { csar, vnfd } = loaded;
+      const images = softwareImages(vnfd);
+      db.transaction((tx) => {
+        tx.delete(vnfPackageFiles).where(eq(vnfPackageFiles.packageId, packageId)).run();
+        for (const [path, buf] of Object.entries(csar.files)) {
+          tx.insert(vnfPackageFiles).values({ packageId, path, content: buf }).run();
+        }
+        tx.update(vnfPackages).set({
+          onboardingState: 'ONBOARDED', operationalState: 'ENABLED', onboardingFailureDetails: null,
+          vnfdId: vnfd.vnfdId, vnfProvider: vnfd.provider, vnfProductName: vnfd.productName,
+          vnfSoftwareVersion: vnfd.softwareVersion, vnfdVersion: vnfd.vnfdVersion,
+          checksum: { algorithm: 'SHA-256', hash: crypto.createHash('sha256').update(content.zip).digest('hex') },
+          vnfd: vnfd as unknown as Record<string, unknown>, vnfdFiles: csar.vnfdFiles,
+          softwareImages: images, additionalArtifacts: additionalArtifacts(csar.files, csar.vnfdFiles, images),
+        }).where(eq(vnfPackages.id, packageId)).run();
+      });
+      log.info({ packageId, vnfdId: vnfd.vnfdId }, 'package onboarded');
+    },
+
+    async failOnboarding({ packageId, reason }: { packageId: string; reason: string }): Promise<void> {
+      db.transaction((tx) => {
+        tx.delete(vnfPackageFiles).where(eq(vnfPackageFiles.packageId, packageId)).run();
+        tx.delete(vnfPackageContents).where(eq(vnfPackageContents.packageId, packageId)).run();
+        tx.update(vnfPackages).set({
+          onboardingState: 'CREATED', operationalState: 'DISABLED',
+          onboardingFailureDetails: { title: 'Onboarding failed', status: 422, detail: reason },
+        }).where(eq(vnfPackages.id, packageId)).run();
+      });
+      log.warn({ packageId, reason }, 'package onboarding failed');
+    },
+  };
+}

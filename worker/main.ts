@@ -1,0 +1,41 @@
+/**
+ * The Temporal worker: runs every LCM workflow and activity on one task queue.
+ * Stateless apart from the shared database; run as many as you like.
+ */
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { loadConfig } from '../common/config';
+import { openDb } from '../common/db';
+import { createLogger } from '../common/log';
+import { SecretBox } from '../common/secrets';
+import { connectClient, ensureSearchAttributes } from '../common/temporal';
+
+async function main() {
+  const cfg = loadConfig();
+  const log = createLogger('worker', cfg.logLevel);
+  const db = openDb(cfg.dataDir);
+  const box = SecretBox.fromEnvOrFile(cfg.dataDir);
+  const client = await connectClient(cfg);
+  await ensureSearchAttributes(client, cfg.temporalNamespace);
+  await client.connection.close();
+
+  const connection = await NativeConnection.connect({ address: cfg.temporalAddress });
+  const worker = await Worker.create({
+    connection,
+    namespace: cfg.temporalNamespace,
+    taskQueue: cfg.taskQueue,
+    workflowsPath: require.resolve('../workflows'),
+    activities: createActivities({ db, box, cfg, log }),
+  });
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());
+  log.info({ taskQueue: cfg.taskQueue, temporal: cfg.temporalAddress }, 'worker started');
+  await worker.run();
+  await connection.close();
+  db.$client.close();
+  log.info('worker stopped');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,20 @@
+/**
+ * Activity proxies for LCM workflows. Transient failures (VIM or DB briefly
+ * unreachable) are retried a few times; then the step fails and the op goes
+ * FAILED_TEMP for the operator. Errors that a retry cannot fix are
+ * non-retryable ApplicationFailures raised by the activities themselves.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { LcmActivities } from '../activities';
+
+export const acts = proxyActivities<LcmActivities>({
+  startToCloseTimeout: '2m',
+  heartbeatTimeout: '30s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5 },
+});
+
+/** Reads and writes of our own database: retried until they succeed. */
+export const db = proxyActivities<LcmActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', maximumInterval: '10s' },
+});

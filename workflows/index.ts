@@ -1,0 +1,15 @@
+/** Workflow types registered on the worker. One LCM workflow per op occ (id = op occ id). */
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { LcmOpInput } from './definitions';
+import { instantiate } from './instantiate';
+import { terminate } from './terminate';
+
+export { onboard } from './onboard';
+
+export async function lcmOperation(input: LcmOpInput) {
+  switch (input.operation) {
+    case 'INSTANTIATE': return instantiate(input);
+    case 'TERMINATE': return terminate(input);
+    default: throw ApplicationFailure.nonRetryable(`operation ${input.operation} is not implemented`);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * InstantiateVnf (SOL003 5.4.4):
+ *   instantiate_start hook -> create stack vnf-<id> -> wait CREATE_COMPLETE
+ *   -> build instantiatedVnfInfo from the stack -> instantiate_end hook.
+ * Rollback deletes the stack and returns the instance to NOT_INSTANTIATED.
+ */
+import type { LcmOpInput } from './definitions';
+import { runOperation, Step } from './engine';
+import { acts, db } from './activities';
+import { hookStep } from './hooks';
+import { createStack, deleteStack } from './stack';
+
+export async function instantiate(input: LcmOpInput) {
+  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { hooks } = await db.describeOperation({ opOccId });
+  const plan: Step[] = [
+    ...hookStep(opOccId, hooks, 'instantiate_start'),
+    {
+      name: 'create stack',
+      run: () => createStack(opOccId, vnfInstanceId, heatPollMs),
+      abort: () => acts.abortStack({ vnfInstanceId }),
+      compensate: () => deleteStack(vnfInstanceId, heatPollMs),
+    },
+    {
+      name: 'record instantiatedVnfInfo',
+      run: () => acts.recordInstantiated({ opOccId }),
+      compensate: () => acts.recordNotInstantiated({ opOccId }),
+    },
+    ...hookStep(opOccId, hooks, 'instantiate_end'),
+  ];
+  return runOperation(input, plan);
+}

@@ -1,0 +1,54 @@
+/**
+ * Heat stack steps shared by the LCM workflows. Waiting is a loop of status
+ * polls separated by workflow timers (durable, cheap, cancellable), never a
+ * sleep inside an activity.
+ */
+import { ApplicationFailure, sleep } from '@temporalio/workflow';
+import { acts } from './activities';
+
+const MAX_POLL_MS = 15_000;
+
+export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
+
+/** Polls the instance's stack until <action>_COMPLETE; *_FAILED fails the step with Heat's reason. */
+export async function waitForStack(vnfInstanceId: string, action: StackAction, pollMs: number): Promise<void> {
+  let interval = pollMs;
+  for (;;) {
+    const s = await acts.stackStatus({ vnfInstanceId });
+    if (!s) {
+      if (action === 'DELETE') return;
+      throw ApplicationFailure.nonRetryable(`stack of VNF instance ${vnfInstanceId} is gone`, 'StackFailed');
+    }
+    if (s.status === `${action}_COMPLETE`) return;
+    if (s.status.endsWith('_FAILED')) {
+      throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
+    }
+    await sleep(interval);
+    interval = Math.min(Math.ceil(interval * 1.5), MAX_POLL_MS);
+  }
+}
+
+/**
+ * Makes the instance's stack exist and reach CREATE_COMPLETE. A failed stack
+ * left by an earlier attempt is deleted and created again (so retry works);
+ * a stack this call created and that then failed fails the step.
+ */
+export async function createStack(opOccId: string, vnfInstanceId: string, pollMs: number): Promise<void> {
+  let createdHere = false;
+  for (;;) {
+    const s = await acts.stackStatus({ vnfInstanceId });
+    if (!s || s.status === 'DELETE_COMPLETE') {
+      await acts.createStack({ opOccId });
+      createdHere = true;
+    } else if (s.status.endsWith('_FAILED') && !createdHere) {
+      await deleteStack(vnfInstanceId, pollMs);
+      continue;
+    }
+    await waitForStack(vnfInstanceId, 'CREATE', pollMs);
+    return;
+  }
+}
+
+export async function deleteStack(vnfInstanceId: string, pollMs: number): Promise<void> {
+  if (await acts.deleteStack({ vnfInstanceId })) await waitForStack(vnfInstanceId, 'DELETE', pollMs);
+}

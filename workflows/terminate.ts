@@ -1,0 +1,28 @@
+/**
+ * TerminateVnf (SOL003 5.4.8):
+ *   [GRACEFUL: wait gracefulTerminationTimeout] -> terminate_start hook
+ *   -> delete stack -> wait DELETE_COMPLETE -> terminate_end hook
+ *   -> instance NOT_INSTANTIATED.
+ * Once the stack deletion has started the op cannot be rolled back.
+ */
+import { sleep } from '@temporalio/workflow';
+import type { LcmOpInput } from './definitions';
+import { runOperation, Step } from './engine';
+import { acts, db } from './activities';
+import { hookStep } from './hooks';
+import { deleteStack } from './stack';
+
+export async function terminate(input: LcmOpInput) {
+  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { hooks, gracefulTerminationTimeout } = await db.describeOperation({ opOccId });
+  const plan: Step[] = [
+    ...(gracefulTerminationTimeout
+      ? [{ name: `graceful termination wait (${gracefulTerminationTimeout}s)`, run: () => sleep(gracefulTerminationTimeout * 1000) }]
+      : []),
+    ...hookStep(opOccId, hooks, 'terminate_start'),
+    { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, heatPollMs) },
+    ...hookStep(opOccId, hooks, 'terminate_end'),
+    { name: 'record NOT_INSTANTIATED', run: () => acts.recordNotInstantiated({ opOccId }) },
+  ];
+  return runOperation(input, plan);
+}
