@@ -1,0 +1,35 @@
+/** API process: database, Temporal client, default VIM, then listen. */
+import { loadConfig } from '../common/config';
+import { openDb } from '../common/db';
+import { createLogger } from '../common/log';
+import { SecretBox } from '../common/secrets';
+import { connectClient, ensureSearchAttributes } from '../common/temporal';
+import { ensureDefaultVim } from '../infra/vim';
+import { createApp } from './app';
+import { reconcileOperations } from './operations';
+
+async function main() {
+  const cfg = loadConfig();
+  const log = createLogger('api', cfg.logLevel);
+  const db = openDb(cfg.dataDir);
+  const box = SecretBox.fromEnvOrFile(cfg.dataDir);
+  const temporal = await connectClient(cfg);
+  await ensureSearchAttributes(temporal, cfg.temporalNamespace);
+  ensureDefaultVim(db, box, cfg);
+  const ctx = { db, box, cfg, temporal, log };
+  const restarted = await reconcileOperations(ctx);
+  if (restarted) log.warn({ count: restarted }, 'started workflows of op occs left unstarted by a crash');
+  const server = createApp(ctx).listen(cfg.apiPort, cfg.apiHost, () => log.info({ url: cfg.apiBaseUrl }, 'API listening'));
+  const stop = () => server.close(async () => {
+    await temporal.connection.close();
+    db.$client.close();
+    log.info('API stopped');
+  });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+/**
+ * Starting an LCM operation and the operator's tasks on it. The op occ row
+ * and the workflow are one unit: the row is written first (in a transaction
+ * that also enforces one operation per instance), then the workflow with
+ * id = op occ id is started; reconcileOperations() starts any a crash left
+ * unstarted, so no op occ sits in STARTING with nothing behind it.
+ */
+import crypto from 'node:crypto';
+import { WorkflowNotFoundError, WorkflowExecutionAlreadyStartedError, ApplicationFailure } from '@temporalio/common';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { and, eq, inArray, not } from 'drizzle-orm';
+import { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
+import { redact } from '../common/secrets';
+import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../common/search-attributes';
+import { CONFLICT, FINAL_STATES, LcmOperation, LcmOpInput, UNPROCESSABLE } from '../workflows/definitions';
+import type { ApiContext } from './context';
+import { conflict, HttpError, notFound, unprocessable } from './errors';
+
+type OpOccRow = typeof vnfLcmOpOccs.$inferSelect;
+type InstanceRow = typeof vnfInstances.$inferSelect;
+
+export interface StartOperation {
+  instanceId: string;
+  operation: LcmOperation;
+  params: Record<string, unknown>;
+  /** Checked inside the transaction, against the fresh instance row. */
+  precondition: (inst: InstanceRow) => void;
+  /** Extra writes in the same transaction (e.g. the VIM chosen at instantiate). */
+  alsoWrite?: (inst: InstanceRow) => Partial<InstanceRow>;
+}
+
+export async function startOperation(ctx: ApiContext, s: StartOperation): Promise<OpOccRow> {
+  const { db, box } = ctx;
+  const now = new Date().toISOString();
+  const op = db.transaction((tx) => {
+    const inst = tx.select().from(vnfInstances).where(eq(vnfInstances.id, s.instanceId)).get();
+    if (!inst) throw notFound(`VNF instance ${s.instanceId} not found`);
+    const ongoing = tx.select({ id: vnfLcmOpOccs.id, state: vnfLcmOpOccs.operationState, operation: vnfLcmOpOccs.operation })
+      .from(vnfLcmOpOccs)
+      .where(and(eq(vnfLcmOpOccs.vnfInstanceId, s.instanceId), not(inArray(vnfLcmOpOccs.operationState, [...FINAL_STATES])))).get();
+    if (ongoing) throw conflict(`VNF instance ${s.instanceId} has operation ${ongoing.id} (${ongoing.operation}) in ${ongoing.state}; finish it first`);
+    s.precondition(inst);
+    const extra = s.alsoWrite?.(inst);
+    if (extra) tx.update(vnfInstances).set(extra).where(eq(vnfInstances.id, inst.id)).run();
+    const row = {
+      id: crypto.randomUUID(), vnfInstanceId: s.instanceId, operation: s.operation, operationState: 'STARTING',
+      stateEnteredTime: now, startTime: now, isAutomaticInvocation: false,
+      operationParams: redact(s.params), operationParamsSealed: box.sealJson(s.params),
+      isCancelPending: false, workflowStarted: false,
+    };
+    tx.insert(vnfLcmOpOccs).values(row).run();
+    return tx.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, row.id)).get()!;
+  });
+  try {
+    await startWorkflow(ctx, op);
+  } catch (e) {
+    db.delete(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, op.id)).run();
+    ctx.log.error({ err: { message: (e as Error).message } }, 'could not start the operation workflow');
+    throw new HttpError(503, 'the workflow engine is unavailable; nothing was started, try again');
+  }
+  return op;
+}
+
+async function startWorkflow(ctx: ApiContext, op: OpOccRow): Promise<void> {
+  const input: LcmOpInput = { opOccId: op.id, vnfInstanceId: op.vnfInstanceId, operation: op.operation as LcmOperation, heatPollMs: ctx.cfg.heatPollMs };
+  try {
+    await ctx.temporal.workflow.start('lcmOperation', {
+      workflowId: op.id,
+      taskQueue: ctx.cfg.taskQueue,
+      args: [input],
+      typedSearchAttributes: [
+        { key: SA_VNF_INSTANCE_ID, value: op.vnfInstanceId },
+        { key: SA_LCM_OPERATION, value: op.operation },
+        { key: SA_LCM_OPERATION_STATE, value: 'STARTING' },
+      ],
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+  ctx.db.update(vnfLcmOpOccs).set({ workflowStarted: true }).where(eq(vnfLcmOpOccs.id, op.id)).run();
+}
+
+/** At API start: start the workflows of op occs a crash left unstarted. */
+export async function reconcileOperations(ctx: ApiContext): Promise<number> {
+  const orphans = ctx.db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.workflowStarted, false)).all();
+  for (const op of orphans) await startWorkflow(ctx, op);
+  return orphans.length;
+}
+
+/** Sends an operator task (retry/rollback/fail/cancel) as a Temporal update; workflow refusals map to 409/422. */
+export async function operatorTask(ctx: ApiContext, opOccId: string, update: string, args: unknown[] = []): Promise<void> {
+  try {
+    await ctx.temporal.workflow.getHandle(opOccId).executeUpdate(update, { args: args as [unknown] });
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) throw conflict(`operation ${opOccId} is no longer running`);
+    if (e instanceof WorkflowUpdateFailedError) {
+      const cause = e.cause;
+      const msg = cause?.message ?? e.message;
+      if (cause instanceof ApplicationFailure && cause.type === UNPROCESSABLE) throw unprocessable(msg);
+      if (cause instanceof ApplicationFailure && cause.type === CONFLICT) throw conflict(msg);
+      throw conflict(msg);
+    }
+    const m = String((e as Error).message);
+    if (/workflow execution already completed|not found/i.test(m)) throw conflict(`operation ${opOccId} is no longer running`);
+    throw e;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * SOL003/SOL002 VNF LCM, mounted at /vnflcm/v1 and /vnflcm/v2 (same code; v2
+ * answers with the Version header and keys vimConnectionInfo by id).
+ */
+import crypto from 'node:crypto';
+import express, { Router } from 'express';
+import { and, eq, like } from 'drizzle-orm';
+import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
+import { buildStack, vduCountsForLevel } from '../../infra/hot';
+import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../workflows/definitions';
+import type { ApiContext } from '../context';
+import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
+import { operatorTask, startOperation } from '../operations';
+import { CancelModeRequest, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest } from '../schemas/vnflcm';
+import { parse } from '../validate';
+import { ApiVersion, instanceView, opOccView } from '../views';
+import { filterRows } from './filter';
+import { refreshPackageUsage } from './vnfpkgm';
+import { resolveVim } from './vim-selection';
+
+const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
+
+export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
+  const { db } = ctx;
+  const r = Router();
+  const json = express.json({ limit: '10mb' });
+
+  r.use((req, res, next) => {
+    res.set('Version', API_VERSIONS[v]);
+    const asked = req.get('Version');
+    if (asked && asked.split('.')[0] !== API_VERSIONS[v].split('.')[0]) {
+      throw new HttpError(406, `this endpoint serves API version ${API_VERSIONS[v]}; the request asked for ${asked}`);
+    }
+    next();
+  });
+
+  const loadInstance = (id: string) => {
+    const i = db.select().from(vnfInstances).where(eq(vnfInstances.id, id)).get();
+    if (!i) throw notFound(`VNF instance ${id} not found`);
+    return i;
+  };
+  const loadOpOcc = (id: string) => {
+    const o = db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, id)).get();
+    if (!o) throw notFound(`VNF LCM operation occurrence ${id} not found`);
+    return o;
+  };
+  const accepted = (res: express.Response, opOccId: string) =>
+    res.status(202).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_lcm_op_occs/${opOccId}`).end();
+
+  r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: `/vnflcm/${v}`, apiVersions: [{ version: API_VERSIONS[v], isDeprecated: false }] }); });
+
+  r.post('/vnf_instances', json, (req, res) => {
+    const body = parse(CreateVnfRequest, req.body);
+    const pkg = db.select().from(vnfPackages).where(and(eq(vnfPackages.vnfdId, body.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED'))).get();
+    if (!pkg) throw unprocessable(`no onboarded VNF package has vnfdId ${body.vnfdId}`);
+    if (pkg.operationalState !== 'ENABLED') throw conflict(`VNF package ${pkg.id} (vnfdId ${body.vnfdId}) is DISABLED`);
+    const id = crypto.randomUUID();
+    db.insert(vnfInstances).values({
+      id, vnfInstanceName: body.vnfInstanceName ?? `vnf-${id}`, vnfInstanceDescription: body.vnfInstanceDescription ?? null,
+      vnfdId: body.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
+      vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
+      vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
+    }).run();
+    refreshPackageUsage(ctx, pkg.id);
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${id}`).json(instanceView(loadInstance(id), v));
+  });
+
+  r.get('/vnf_instances', (req, res) => {
+    const rows = db.select().from(vnfInstances).all().map((i) => instanceView(i, v));
+    res.json(filterRows(rows, req.query));
+  });
+
+  r.get('/vnf_instances/:id', (req, res) => { res.json(instanceView(loadInstance(req.params.id), v)); });
+
+  r.delete('/vnf_instances/:id', (req, res) => {
+    const inst = loadInstance(req.params.id);
+    if (inst.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${inst.id} is ${inst.instantiationState}; terminate it first`);
+    const open = db.select().from(vnfLcmOpOccs).where(and(eq(vnfLcmOpOccs.vnfInstanceId, inst.id), eq(vnfLcmOpOccs.operationState, 'FAILED_TEMP'))).get();
+    if (open) throw conflict(`VNF instance ${inst.id} has operation ${open.id} in FAILED_TEMP`);
+    db.delete(vnfInstances).where(eq(vnfInstances.id, inst.id)).run();
+    refreshPackageUsage(ctx, inst.vnfPkgId);
+    res.status(204).end();
+  });
+
+  r.post('/vnf_instances/:id/instantiate', json, async (req, res) => {
+    const body = parse(InstantiateVnfRequest, req.body);
+    const inst = loadInstance(req.params.id);
+    const pkg = db.select().from(vnfPackages).where(eq(vnfPackages.id, inst.vnfPkgId)).get();
+    const vnfd = pkg?.vnfd as unknown as Vnfd | undefined;
+    if (!vnfd) throw conflict(`VNF package ${inst.vnfPkgId} of instance ${inst.id} is gone`);
+    checkAgainstVnfd(ctx, inst.vnfPkgId, vnfd, body);
+    const vim = resolveVim(ctx, body.vimConnectionInfo);
+    const op = await startOperation(ctx, {
+      instanceId: inst.id, operation: 'INSTANTIATE', params: body,
+      precondition: (i) => { if (i.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${i.id} is already INSTANTIATED`); },
+      alsoWrite: () => ({ vimId: vim.vimId, vimConnectionInfo: vim.shown }),
+    });
+    accepted(res, op.id);
+  });
+
+  r.post('/vnf_instances/:id/terminate', json, async (req, res) => {
+    const body = parse(TerminateVnfRequest, req.body);
+    const op = await startOperation(ctx, {
+      instanceId: req.params.id, operation: 'TERMINATE', params: body,
+      precondition: (i) => { if (i.instantiationState !== 'INSTANTIATED') throw conflict(`VNF instance ${i.id} is NOT_INSTANTIATED`); },
+    });
+    accepted(res, op.id);
+  });
+
+  r.get('/vnf_lcm_op_occs', (req, res) => {
+    const rows = db.select().from(vnfLcmOpOccs).all().map((o) => opOccView(o, v, ctx.cfg));
+    res.json(filterRows(rows, req.query, ['operationState', 'vnfInstanceId', 'operation']));
+  });
+
+  r.get('/vnf_lcm_op_occs/:id', (req, res) => { res.json(opOccView(loadOpOcc(req.params.id), v, ctx.cfg)); });
+
+  const needsFailedTemp = (id: string, task: string) => {
+    const o = loadOpOcc(id);
+    if (o.operationState !== 'FAILED_TEMP') throw conflict(`${task} needs FAILED_TEMP; operation ${id} is ${o.operationState}`);
+  };
+  r.post('/vnf_lcm_op_occs/:id/retry', async (req, res) => {
+    needsFailedTemp(req.params.id, 'retry');
+    await operatorTask(ctx, req.params.id, retryUpdate.name);
+    res.status(202).end();
+  });
+  r.post('/vnf_lcm_op_occs/:id/rollback', async (req, res) => {
+    needsFailedTemp(req.params.id, 'rollback');
+    await operatorTask(ctx, req.params.id, rollbackUpdate.name);
+    res.status(202).end();
+  });
+  r.post('/vnf_lcm_op_occs/:id/fail', async (req, res) => {
+    needsFailedTemp(req.params.id, 'fail');
+    await operatorTask(ctx, req.params.id, failUpdate.name);
+    res.json(opOccView(loadOpOcc(req.params.id), v, ctx.cfg));
+  });
+  r.post('/vnf_lcm_op_occs/:id/cancel', json, async (req, res) => {
+    const body = parse(CancelModeRequest, req.body ?? {});
+    const o = loadOpOcc(req.params.id);
+    if (!['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(o.operationState)) {
+      throw conflict(`cancel needs STARTING, PROCESSING or ROLLING_BACK; operation ${o.id} is ${o.operationState}`);
+    }
+    await operatorTask(ctx, o.id, cancelUpdate.name, [body.cancelMode]);
+    res.status(202).end();
+  });
+
+  return r;
+}
+
+/** 400 before anything is written when the request does not fit the VNFD. */
+function checkAgainstVnfd(ctx: ApiContext, packageId: string, vnfd: Vnfd, body: InstantiateVnfRequest): void {
+  const flavour = vnfd.flavours[body.flavourId];
+  if (!flavour) throw badRequest(`flavourId: "${body.flavourId}" is not a flavour of VNFD ${vnfd.vnfdId} (${Object.keys(vnfd.flavours).join(', ')})`);
+  if (body.instantiationLevelId && !flavour.instantiationLevels.levels[body.instantiationLevelId]) {
+    throw badRequest(`instantiationLevelId: "${body.instantiationLevelId}" is not a level of flavour ${flavour.flavourId} (${Object.keys(flavour.instantiationLevels.levels).join(', ') || 'none'})`);
+  }
+  (body.extVirtualLinks ?? []).forEach((l, i) => l.extCps.forEach((cp, j) => {
+    const cpd = flavour.cps[cp.cpdId];
+    if (!cpd) throw badRequest(`extVirtualLinks[${i}].extCps[${j}].cpdId: "${cp.cpdId}" is not a CP of flavour ${flavour.flavourId}`);
+  }));
+  const files = Object.fromEntries(
+    ctx.db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), like(vnfPackageFiles.path, 'BaseHOT/%')))
+      .all().map((f) => [f.path, f.content]),
+  );
+  try {
+    buildStack(vnfd, flavour, files, body, vduCountsForLevel(flavour, body.instantiationLevelId));
+  } catch (e) {
+    throw badRequest(`the request does not fit the VNFD: ${(e as Error).message}`);
+  }
+}

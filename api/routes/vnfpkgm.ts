@@ -1,0 +1,141 @@
+/** SOL005 VNF package management: /vnfpkgm/v1. Onboarding runs as a workflow. */
+import crypto from 'node:crypto';
+import express, { Router } from 'express';
+import AdmZip from 'adm-zip';
+import { and, eq, inArray } from 'drizzle-orm';
+import { vnfInstances, vnfPackageContents, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
+import type { ApiContext } from '../context';
+import { badRequest, conflict, HttpError, notFound } from '../errors';
+import { parse } from '../validate';
+import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnfpkgm';
+import { packageView } from '../views';
+import { filterRows } from './filter';
+
+const MAX_PACKAGE_BYTES = 2 * 1024 * 1024 * 1024;
+
+export function vnfpkgmRouter(ctx: ApiContext): Router {
+  const { db } = ctx;
+  const r = Router();
+  const load = (id: string) => {
+    const p = db.select().from(vnfPackages).where(eq(vnfPackages.id, id)).get();
+    if (!p) throw notFound(`VNF package ${id} not found`);
+    return p;
+  };
+  const requireOnboarded = (p: { id: string; onboardingState: string }) => {
+    if (p.onboardingState !== 'ONBOARDED') throw conflict(`VNF package ${p.id} is ${p.onboardingState}, not ONBOARDED`);
+  };
+
+  r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: '/vnfpkgm/v1', apiVersions: [{ version: '2.6.1', isDeprecated: false }] }); });
+
+  r.post('/vnf_packages', express.json(), (req, res) => {
+    const body = parse(CreateVnfPkgInfoRequest, req.body ?? {});
+    const id = crypto.randomUUID();
+    db.insert(vnfPackages).values({
+      id, onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE',
+      userDefinedData: body.userDefinedData ?? {}, createdAt: new Date().toISOString(),
+    }).run();
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${id}`).json(packageView(load(id)));
+  });
+
+  r.get('/vnf_packages', (req, res) => {
+    const rows = db.select().from(vnfPackages).all().map(packageView);
+    res.json(filterRows(rows, req.query));
+  });
+
+  r.get('/vnf_packages/:id', (req, res) => { res.json(packageView(load(req.params.id))); });
+
+  r.patch('/vnf_packages/:id', express.json({ type: ['application/json', 'application/merge-patch+json'] }), (req, res) => {
+    const mods = parse(VnfPkgInfoModifications, req.body);
+    const p = load(req.params.id);
+    if (mods.operationalState) {
+      requireOnboarded(p);
+      if (mods.operationalState === p.operationalState) throw conflict(`VNF package ${p.id} is already ${p.operationalState}`);
+    }
+    let userDefinedData = p.userDefinedData;
+    if (mods.userDefinedData) {
+      userDefinedData = { ...p.userDefinedData };
+      for (const [k, v] of Object.entries(mods.userDefinedData)) {
+        if (v === null) delete userDefinedData[k]; else userDefinedData[k] = v; // JSON merge patch
+      }
+    }
+    db.update(vnfPackages).set({ operationalState: mods.operationalState ?? p.operationalState, userDefinedData }).where(eq(vnfPackages.id, p.id)).run();
+    res.json(mods);
+  });
+
+  r.delete('/vnf_packages/:id', (req, res) => {
+    const p = load(req.params.id);
+    if (p.operationalState !== 'DISABLED' || p.usageState !== 'NOT_IN_USE') {
+      throw conflict(`VNF package ${p.id} must be DISABLED and NOT_IN_USE to be deleted (it is ${p.operationalState}, ${p.usageState})`);
+    }
+    if (['UPLOADING', 'PROCESSING'].includes(p.onboardingState)) throw conflict(`VNF package ${p.id} is ${p.onboardingState}`);
+    db.delete(vnfPackages).where(eq(vnfPackages.id, p.id)).run();
+    res.status(204).end();
+  });
+
+  r.put('/vnf_packages/:id/package_content', express.raw({ type: () => true, limit: MAX_PACKAGE_BYTES }), async (req, res) => {
+    const p = load(req.params.id);
+    const zip = req.body as Buffer;
+    if (!Buffer.isBuffer(zip) || zip.length === 0) throw badRequest('package_content: the request body must be the zip file');
+    // CREATED -> UPLOADING atomically, so two uploads cannot both proceed.
+    const claimed = db.update(vnfPackages).set({ onboardingState: 'UPLOADING', onboardingFailureDetails: null })
+      .where(and(eq(vnfPackages.id, p.id), eq(vnfPackages.onboardingState, 'CREATED'))).run();
+    if (claimed.changes === 0) throw conflict(`VNF package ${p.id} is ${load(p.id).onboardingState}; content can only be uploaded in CREATED`);
+    db.transaction((tx) => {
+      tx.insert(vnfPackageContents).values({ packageId: p.id, zip }).onConflictDoUpdate({ target: vnfPackageContents.packageId, set: { zip } }).run();
+      tx.update(vnfPackages).set({ onboardingState: 'PROCESSING' }).where(eq(vnfPackages.id, p.id)).run();
+    });
+    try {
+      await ctx.temporal.workflow.start('onboard', {
+        workflowId: `onboard-${p.id}-${Date.now()}`, taskQueue: ctx.cfg.taskQueue, args: [{ packageId: p.id }],
+      });
+    } catch (e) {
+      db.update(vnfPackages).set({ onboardingState: 'CREATED' }).where(eq(vnfPackages.id, p.id)).run();
+      throw new HttpError(503, `the workflow engine is unavailable (${(e as Error).message}); upload again later`);
+    }
+    res.status(202).end();
+  });
+
+  r.get('/vnf_packages/:id/package_content', (req, res) => {
+    const p = load(req.params.id);
+    requireOnboarded(p);
+    const c = db.select().from(vnfPackageContents).where(eq(vnfPackageContents.packageId, p.id)).get();
+    if (!c) throw notFound(`VNF package ${p.id} has no content`);
+    res.type('application/zip').send(c.zip);
+  });
+
+  r.get('/vnf_packages/:id/vnfd', (req, res) => {
+    const p = load(req.params.id);
+    requireOnboarded(p);
+    const paths = [...(p.vnfdFiles ?? []), 'TOSCA-Metadata/TOSCA.meta'];
+    const files = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, p.id), inArray(vnfPackageFiles.path, paths))).all();
+    const accept = req.get('accept') ?? '*/*';
+    const wantsZip = /application\/zip|\*\/\*/.test(accept);
+    const yamls = files.filter((f) => f.path !== 'TOSCA-Metadata/TOSCA.meta');
+    if (/text\/plain/.test(accept) && (yamls.length === 1 || !wantsZip)) {
+      if (yamls.length !== 1) throw new HttpError(406, 'the VNFD has several files; ask for application/zip');
+      res.type('text/plain').send(yamls[0].content);
+      return;
+    }
+    const z = new AdmZip();
+    for (const f of files) z.addFile(f.path, f.content);
+    res.type('application/zip').send(z.toBuffer());
+  });
+
+  r.get('/vnf_packages/:id/artifacts/*artifactPath', (req, res) => {
+    const p = load(req.params.id);
+    requireOnboarded(p);
+    const parts = (req.params as unknown as { artifactPath: string[] }).artifactPath;
+    const path = parts.join('/');
+    const f = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, p.id), eq(vnfPackageFiles.path, path))).get();
+    if (!f) throw notFound(`artifact ${path} not found in VNF package ${p.id}`);
+    res.type('application/octet-stream').send(f.content);
+  });
+
+  return r;
+}
+
+/** Package usageState follows the instances created from it. */
+export function refreshPackageUsage(ctx: ApiContext, packageId: string): void {
+  const used = ctx.db.select({ id: vnfInstances.id }).from(vnfInstances).where(eq(vnfInstances.vnfPkgId, packageId)).get();
+  ctx.db.update(vnfPackages).set({ usageState: used ? 'IN_USE' : 'NOT_IN_USE' }).where(eq(vnfPackages.id, packageId)).run();
+}

@@ -1,0 +1,69 @@
+/**
+ * SOL003 VNF LCM request bodies, shared by /vnflcm/v1 and /vnflcm/v2 (v2
+ * writes some lists as maps keyed by id; both forms are accepted).
+ */
+import { z } from 'zod';
+import { Identifier, KeyValuePairs } from './common';
+
+export const CreateVnfRequest = z.object({
+  vnfdId: Identifier,
+  vnfInstanceName: z.string().max(255).optional(),
+  vnfInstanceDescription: z.string().max(1024).optional(),
+  metadata: KeyValuePairs.optional(),
+});
+
+const listOrMap = <T extends z.ZodType>(item: T) => z.union([z.array(item), z.record(z.string(), item)]);
+
+const CpProtocolData = z.object({
+  layerProtocol: z.enum(['IP_OVER_ETHERNET', 'IP_FOR_VIRTUAL_CP']),
+  ipOverEthernet: KeyValuePairs.optional(),
+});
+const VnfExtCpConfig = z.object({
+  parentCpConfigId: z.string().optional(),
+  cpInstanceId: z.string().optional(),
+  linkPortId: z.string().optional(),
+  cpProtocolData: z.array(CpProtocolData).optional(),
+});
+export const ExtVirtualLinkData = z.object({
+  id: Identifier,
+  vimConnectionId: z.string().optional(),
+  resourceProviderId: z.string().optional(),
+  resourceId: Identifier,
+  extCps: z.array(z.object({ cpdId: Identifier, cpConfig: listOrMap(VnfExtCpConfig).optional() })).min(1),
+  extLinkPorts: z.array(KeyValuePairs).optional(),
+});
+export const ExtManagedVirtualLinkData = z.object({
+  id: Identifier,
+  vnfVirtualLinkDescId: Identifier,
+  vimConnectionId: z.string().optional(),
+  resourceId: Identifier,
+});
+export const VimConnectionInfo = z.object({
+  id: z.string().optional(),
+  vimId: z.string().optional(),
+  vimType: z.string().min(1),
+  interfaceInfo: KeyValuePairs.optional(),
+  accessInfo: KeyValuePairs.optional(),
+  extra: KeyValuePairs.optional(),
+});
+
+export const InstantiateVnfRequest = z.object({
+  flavourId: Identifier,
+  instantiationLevelId: Identifier.optional(),
+  extVirtualLinks: z.array(ExtVirtualLinkData).optional(),
+  extManagedVirtualLinks: z.array(ExtManagedVirtualLinkData).optional(),
+  vimConnectionInfo: listOrMap(VimConnectionInfo).optional(),
+  localizationLanguage: z.string().optional(),
+  additionalParams: KeyValuePairs.optional(),
+  extensions: KeyValuePairs.optional(),
+  vnfConfigurableProperties: KeyValuePairs.optional(),
+});
+export type InstantiateVnfRequest = z.infer<typeof InstantiateVnfRequest>;
+
+export const TerminateVnfRequest = z.object({
+  terminationType: z.enum(['FORCEFUL', 'GRACEFUL']),
+  gracefulTerminationTimeout: z.number().int().min(0).max(86_400).optional(),
+  additionalParams: KeyValuePairs.optional(),
+});
+
+export const CancelModeRequest = z.object({ cancelMode: z.enum(['GRACEFUL', 'FORCEFUL']) });

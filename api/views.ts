@@ -1,0 +1,92 @@
+/** Database rows -> the JSON the ETSI APIs answer with (field names as Tacker/SOL00x). */
+import type { Config } from '../common/config';
+import { vnfInstances, vnfLcmOpOccs, vnfPackages } from '../common/db/schema';
+import { workflowUiLink } from '../common/temporal';
+
+type PackageRow = typeof vnfPackages.$inferSelect;
+type InstanceRow = typeof vnfInstances.$inferSelect;
+type OpOccRow = typeof vnfLcmOpOccs.$inferSelect;
+export type ApiVersion = 'v1' | 'v2';
+
+const href = (p: string) => ({ href: p });
+
+export function packageView(p: PackageRow) {
+  const base = `/vnfpkgm/v1/vnf_packages/${p.id}`;
+  const onboarded = p.onboardingState === 'ONBOARDED';
+  return {
+    id: p.id,
+    ...(onboarded ? {
+      vnfdId: p.vnfdId, vnfProvider: p.vnfProvider, vnfProductName: p.vnfProductName,
+      vnfSoftwareVersion: p.vnfSoftwareVersion, vnfdVersion: p.vnfdVersion, checksum: p.checksum,
+      softwareImages: p.softwareImages ?? [], additionalArtifacts: p.additionalArtifacts ?? [],
+    } : {}),
+    onboardingState: p.onboardingState,
+    operationalState: p.operationalState,
+    usageState: p.usageState,
+    userDefinedData: p.userDefinedData,
+    ...(p.onboardingFailureDetails ? { onboardingFailureDetails: p.onboardingFailureDetails } : {}),
+    _links: { self: href(base), vnfd: href(`${base}/vnfd`), packageContent: href(`${base}/package_content`) },
+  };
+}
+
+export function instanceView(i: InstanceRow, v: ApiVersion) {
+  const base = `/vnflcm/${v}/vnf_instances/${i.id}`;
+  const instantiated = i.instantiationState === 'INSTANTIATED';
+  const links: Record<string, { href: string }> = { self: href(base) };
+  if (instantiated) {
+    for (const [k, task] of [['terminate', 'terminate'], ['scale', 'scale'], ['heal', 'heal'], ['changeExtConn', 'change_ext_conn']]) links[k] = href(`${base}/${task}`);
+  } else {
+    links.instantiate = href(`${base}/instantiate`);
+  }
+  // v2 keys vimConnectionInfo by id; v1 lists it (seed 000 shows the v1 list).
+  const vci = v === 'v2' ? Object.fromEntries(i.vimConnectionInfo.map((c) => [String(c.id), c])) : i.vimConnectionInfo;
+  return {
+    id: i.id,
+    vnfInstanceName: i.vnfInstanceName,
+    vnfInstanceDescription: i.vnfInstanceDescription,
+    vnfdId: i.vnfdId,
+    vnfProvider: i.vnfProvider,
+    vnfProductName: i.vnfProductName,
+    vnfSoftwareVersion: i.vnfSoftwareVersion,
+    vnfdVersion: i.vnfdVersion,
+    vnfPkgId: i.vnfPkgId,
+    vimConnectionInfo: vci,
+    instantiationState: i.instantiationState,
+    ...(instantiated && i.instantiatedVnfInfo ? { instantiatedVnfInfo: i.instantiatedVnfInfo } : {}),
+    metadata: i.metadata,
+    _links: links,
+  };
+}
+
+export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config) {
+  const base = `/vnflcm/${v}/vnf_lcm_op_occs/${o.id}`;
+  const links: Record<string, { href: string }> = {
+    self: href(base),
+    vnfInstance: href(`/vnflcm/${v}/vnf_instances/${o.vnfInstanceId}`),
+    temporalWorkflow: href(workflowUiLink(cfg, o.id)),
+  };
+  if (o.operationState === 'FAILED_TEMP') {
+    for (const t of ['retry', 'rollback', 'fail']) links[t] = href(`${base}/${t}`);
+  }
+  if (['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(o.operationState)) links.cancel = href(`${base}/cancel`);
+  return {
+    id: o.id,
+    operationState: o.operationState,
+    stateEnteredTime: o.stateEnteredTime,
+    startTime: o.startTime,
+    vnfInstanceId: o.vnfInstanceId,
+    grantId: null,
+    operation: o.operation,
+    isAutomaticInvocation: o.isAutomaticInvocation,
+    operationParams: o.operationParams,
+    isCancelPending: o.isCancelPending,
+    ...(o.cancelMode ? { cancelMode: o.cancelMode } : {}),
+    ...(o.error ? { error: o.error } : {}),
+    ...(o.resourceChanges ? { resourceChanges: o.resourceChanges } : {}),
+    ...(o.changedInfo ? { changedInfo: o.changedInfo } : {}),
+    ...(o.lcmCoordinations ? { lcmCoordinations: o.lcmCoordinations } : {}),
+    ...(o.rejectedLcmCoordinations ? { rejectedLcmCoordinations: o.rejectedLcmCoordinations } : {}),
+    ...(o.currentStep ? { currentStep: o.currentStep } : {}),
+    _links: links,
+  };
+}
