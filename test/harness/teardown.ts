@@ -1,0 +1,16 @@
+/** jest globalTeardown: stop every component the run started (including restarted workers). */
+import { readState } from './state';
+
+export default async function teardown(): Promise<void> {
+  if (process.env.HARNESS === 'off') return;
+  const s = readState();
+  for (const pid of Object.values(s.pids)) {
+    try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  for (const pid of Object.values(s.pids)) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  const temporal = (globalThis as Record<string, unknown>).__temporal as { stop(): Promise<void> } | undefined;
+  await temporal?.stop();
+}
