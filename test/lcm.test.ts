@@ -2,9 +2,12 @@
  * VNF LCM end to end through the real API, the real worker on a real Temporal
  * dev server, and the VIM simulator over Keystone/Heat HTTP.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { SA_LCM_OPERATION } from '../common/search-attributes';
 import { zipFolder } from '../samples/build';
-import { call, eventually, heatResources, onboard, opIdFrom, sim, waitOpState } from './support/api';
+import { readState } from './harness/state';
+import { call, eventually, heatResources, onboard, opIdFrom, sim, temporalClient, waitOpState } from './support/api';
 import { killWorker, restartWorker } from './support/worker-control';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
@@ -142,7 +145,7 @@ test('injected stack failure -> FAILED_TEMP with the Heat reason -> retry -> COM
   const retry = await call('POST', `/vnflcm/v2/vnf_lcm_op_occs/${opId}/retry`, undefined, { Version: '2.0.0' });
   expect(retry.status).toBe(202);
   const done = await waitOpState(opId, ['COMPLETED', 'FAILED_TEMP'], 60_000, 'v2');
-  expect(done.operationState).toBe('COMPLETED');
+  expect(done.error?.detail ?? done.operationState).toBe('COMPLETED');
   const live = (await stacksNamed(`vnf-${id}`)).filter((s) => s.status !== 'DELETE_COMPLETE');
   expect(live).toHaveLength(1);
   // retry of a COMPLETED op is a conflict
@@ -255,4 +258,88 @@ describe('bad input answers 4xx ProblemDetails and writes nothing', () => {
     expect(ok.body.apiVersions[0].version).toBe('2.0.0');
     expect((await call('GET', '/vnflcm/v1/api_versions')).body.uriPrefix).toBe('/vnflcm/v1');
   });
+});
+
+test('GRACEFUL cancel lets the running stack create finish, then stops before the next step', async () => {
+  const id = await newInstance();
+  await fault('create', `vnf-${id}`, 'hang');
+  const opId = await startInstantiate(id);
+  await eventually('stack create in progress', async () => ((await stacksNamed(`vnf-${id}`)).length ? true : undefined));
+  expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/cancel`, { cancelMode: 'GRACEFUL' })).status).toBe(202);
+  const pending = (await call('GET', `/vnflcm/v1/vnf_lcm_op_occs/${opId}`)).body;
+  expect(pending.operationState).toBe('PROCESSING');
+  expect(pending.isCancelPending).toBe(true);
+  expect(pending.cancelMode).toBe('GRACEFUL');
+  await sim('DELETE', '/sim/faults'); // the VIM operation finishes on its own
+  const op = await waitOpState(opId, ['FAILED_TEMP', 'COMPLETED']);
+  expect(op.operationState).toBe('FAILED_TEMP');
+  expect(op.isCancelPending).toBe(false);
+  expect(op.error.detail).toMatch(/cancelled \(GRACEFUL\) before step "record instantiatedVnfInfo"/);
+  expect((await stacksNamed(`vnf-${id}`))[0].status).toBe('CREATE_COMPLETE');
+  // retry carries on from where it stopped
+  expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/retry`)).status).toBe(202);
+  expect((await waitOpState(opId, ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
+});
+
+test('GRACEFUL terminate waits gracefulTerminationTimeout, deletion cannot be rolled back', async () => {
+  const id = await newInstance();
+  expect((await waitOpState(await startInstantiate(id), ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
+  await fault('delete', `vnf-${id}`, 'fail', 'volume busy');
+  const t = await call('POST', `/vnflcm/v1/vnf_instances/${id}/terminate`, { terminationType: 'GRACEFUL', gracefulTerminationTimeout: 1 });
+  expect(t.status).toBe(202);
+  const opId = opIdFrom(t);
+  const early = (await call('GET', `/vnflcm/v1/vnf_lcm_op_occs/${opId}`)).body;
+  expect(early.operationParams).toEqual({ terminationType: 'GRACEFUL', gracefulTerminationTimeout: 1 });
+  const failed = await waitOpState(opId, ['FAILED_TEMP', 'COMPLETED']);
+  expect(failed.operationState).toBe('FAILED_TEMP');
+  expect(failed.error.detail).toContain('volume busy');
+  const rb = await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/rollback`);
+  expect(rb.status).toBe(422);
+  expect(rb.body.detail).toMatch(/cannot roll back/);
+  expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/retry`)).status).toBe(202);
+  expect((await waitOpState(opId, ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
+  expect((await call('GET', `/vnflcm/v1/vnf_instances/${id}`)).body.instantiationState).toBe('NOT_INSTANTIATED');
+});
+
+test('each op workflow carries typed search attributes for the Web UI', async () => {
+  const id = await newInstance();
+  const opId = await startInstantiate(id);
+  await waitOpState(opId, ['COMPLETED']);
+  const client = await temporalClient();
+  try {
+    const found = await eventually('visibility to catch up', async () => {
+      const list = [];
+      for await (const w of client.workflow.list({ query: `VnfInstanceId = "${id}" AND LcmOperationState = "COMPLETED"` })) list.push(w);
+      return list.length ? list : undefined;
+    }, 30_000, 500);
+    expect(found.map((w) => w.workflowId)).toEqual([opId]);
+    expect(found[0].typedSearchAttributes.get(SA_LCM_OPERATION)).toBe('INSTANTIATE');
+  } finally {
+    await client.connection.close();
+  }
+});
+
+test('secrets never reach the op occ, the API output, the logs or the workflow history', async () => {
+  const id = await newInstance();
+  const opId = await startInstantiate(id);
+  await waitOpState(opId, ['COMPLETED']);
+  const client = await temporalClient();
+  try {
+    const history = JSON.stringify(await client.workflow.getHandle(opId).fetchHistory());
+    expect(history.length).toBeGreaterThan(1000);
+    expect(history).not.toContain('hunter2-secret');
+    expect(Buffer.from(history).includes(Buffer.from('hunter2-secret').toString('base64'))).toBe(false);
+  } finally {
+    await client.connection.close();
+  }
+  expect((await call('GET', `/vnflcm/v1/vnf_instances/${id}`)).text).not.toContain('hunter2-secret');
+  expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).text).not.toContain('hunter2-secret');
+  for (const f of fs.readdirSync(readState().logDir)) {
+    expect(fs.readFileSync(path.join(readState().logDir, f), 'utf8')).not.toContain('hunter2-secret');
+  }
+  // and at rest the request is sealed in the database
+  for (const f of ['orchestrator.db', 'orchestrator.db-wal']) {
+    const file = path.join(readState().dataDir, f);
+    if (fs.existsSync(file)) expect(fs.readFileSync(file).includes(Buffer.from('hunter2-secret'))).toBe(false);
+  }
 });

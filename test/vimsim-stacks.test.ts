@@ -102,7 +102,7 @@ describe('vimsim stacks', () => {
   let heat: HeatTestClient;
 
   beforeAll(async () => {
-    sim = await startTestSim({ delayMs: 30 });
+    sim = await startTestSim({ delayMs: 250 });
     heat = await HeatTestClient.connect(sim);
   });
   afterAll(async () => {

@@ -1,4 +1,5 @@
 /** jest globalTeardown: stop every component the run started (including restarted workers). */
+import fs from 'node:fs';
 import { readState } from './state';
 
 export default async function teardown(): Promise<void> {
@@ -13,4 +14,6 @@ export default async function teardown(): Promise<void> {
   }
   const temporal = (globalThis as Record<string, unknown>).__temporal as { stop(): Promise<void> } | undefined;
   await temporal?.stop();
+  if (process.env.KEEP_TEST_DATA) console.log(`test data kept in ${s.dataDir}`);
+  else fs.rmSync(s.dataDir, { recursive: true, force: true });
 }

@@ -1,4 +1,5 @@
 /** A small HTTP client for the product's API in tests, plus polling helpers. */
+import { Client, Connection } from '@temporalio/client';
 import { HeatClient, HeatResourceRow } from '../../infra/openstack/heat';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { readState } from '../harness/state';
@@ -75,4 +76,9 @@ export async function sim<T = any>(method: string, path: string, body?: unknown)
 export async function heatResources(stackName: string, stackId: string): Promise<HeatResourceRow[]> {
   const session = new KeystoneSession({ authUrl: `${readState().vimsimUrl}/identity/v3`, username: 'admin', password: 'devstack', project: 'admin' });
   return new HeatClient(session).listResources(stackName, stackId, 3);
+}
+
+export async function temporalClient(): Promise<Client> {
+  const connection = await Connection.connect({ address: readState().temporalAddress });
+  return new Client({ connection, namespace: 'default' });
 }
