@@ -2,6 +2,7 @@
 import express from 'express';
 import type { ApiContext } from './context';
 import { problemHandler, sendProblem } from './errors';
+import { openApiDocument } from './openapi';
 import { vnflcmRouter } from './routes/vnflcm';
 import { vnfpkgmRouter } from './routes/vnfpkgm';
 
@@ -11,6 +12,8 @@ export function createApp(ctx: ApiContext): express.Express {
   app.set('etag', false);
   app.use((req, _res, next) => { ctx.log.debug({ method: req.method, path: req.path }, 'request'); next(); });
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  const openapi = openApiDocument();
+  app.get('/openapi.json', (_req, res) => { res.json(openapi); });
   app.get('/vnflcm/api_versions', (_req, res) => {
     res.json({ uriPrefix: '/vnflcm', apiVersions: [{ version: '1.3.0', isDeprecated: false }, { version: '2.0.0', isDeprecated: false }] });
   });

@@ -10,7 +10,7 @@ import { startVimSim, type VimSim, type VimSimOptions } from '../vimsim/server';
 
 type RequestRedirect = 'follow' | 'manual' | 'error';
 
-export const SAMPLES = '/work/shared/tacker-samples';
+export const SAMPLES = path.resolve(__dirname, '../../shared/tacker-samples');
 
 export function readSample(relative: string): string {
   return fs.readFileSync(path.join(SAMPLES, relative), 'utf8');

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import express, { Router } from 'express';
-import { and, eq, like } from 'drizzle-orm';
+import { and, desc, eq, like } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
 import { buildStack, vduCountsForLevel } from '../../infra/hot';
 import type { Vnfd } from '../../vnfpkg/vnfd-model';
@@ -52,8 +52,11 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
 
   r.post('/vnf_instances', json, (req, res) => {
     const body = parse(CreateVnfRequest, req.body);
-    const pkg = db.select().from(vnfPackages).where(and(eq(vnfPackages.vnfdId, body.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED'))).get();
-    if (!pkg) throw unprocessable(`no onboarded VNF package has vnfdId ${body.vnfdId}`);
+    // Several packages may carry one vnfdId (re-uploads); the newest ENABLED one is used.
+    const pkg = db.select().from(vnfPackages)
+      .where(and(eq(vnfPackages.vnfdId, body.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED')))
+      .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
+    if (!pkg) throw unprocessable(`vnfdId: no onboarded VNF package has vnfdId ${body.vnfdId}`);
     if (pkg.operationalState !== 'ENABLED') throw conflict(`VNF package ${pkg.id} (vnfdId ${body.vnfdId}) is DISABLED`);
     const id = crypto.randomUUID();
     db.insert(vnfInstances).values({

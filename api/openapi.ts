@@ -1,0 +1,38 @@
+/**
+ * The OpenAPI document, generated from the same zod schemas the routes
+ * validate with (GET /openapi.json).
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { CancelModeRequest, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest } from './schemas/vnflcm';
+import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfpkgm';
+
+const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };
+const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+
+export function openApiDocument(): object {
+  const r = new OpenAPIRegistry();
+  const schemas = { CreateVnfPkgInfoRequest, VnfPkgInfoModifications, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest, CancelModeRequest };
+  for (const [name, s] of Object.entries(schemas)) r.register(name, s);
+  const id = (name: string) => z.object({ [name]: z.string() });
+
+  r.registerPath({ method: 'post', path: '/vnfpkgm/v1/vnf_packages', request: { body: json(CreateVnfPkgInfoRequest) }, responses: { 201: { description: 'VnfPkgInfo' }, 400: problem } });
+  r.registerPath({ method: 'get', path: '/vnfpkgm/v1/vnf_packages', responses: { 200: { description: 'VnfPkgInfo[]' } } });
+  r.registerPath({ method: 'patch', path: '/vnfpkgm/v1/vnf_packages/{vnfPkgId}', request: { params: id('vnfPkgId'), body: json(VnfPkgInfoModifications) }, responses: { 200: { description: 'VnfPkgInfoModifications' }, 409: problem } });
+  r.registerPath({ method: 'put', path: '/vnfpkgm/v1/vnf_packages/{vnfPkgId}/package_content', request: { params: id('vnfPkgId') }, responses: { 202: { description: 'Accepted; onboarding runs as a workflow' }, 409: problem } });
+
+  for (const v of ['v1', 'v2']) {
+    const base = `/vnflcm/${v}`;
+    r.registerPath({ method: 'post', path: `${base}/vnf_instances`, request: { body: json(CreateVnfRequest) }, responses: { 201: { description: 'VnfInstance' }, 400: problem, 422: problem } });
+    r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/instantiate`, request: { params: id('vnfInstanceId'), body: json(InstantiateVnfRequest) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem } });
+    r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/terminate`, request: { params: id('vnfInstanceId'), body: json(TerminateVnfRequest) }, responses: { 202: { description: 'Accepted' }, 400: problem, 409: problem } });
+    for (const task of ['retry', 'rollback', 'fail']) {
+      r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/${task}`, request: { params: id('vnfLcmOpOccId') }, responses: { [task === 'fail' ? 200 : 202]: { description: task }, 409: problem } });
+    }
+    r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/cancel`, request: { params: id('vnfLcmOpOccId'), body: json(CancelModeRequest) }, responses: { 202: { description: 'cancel' }, 409: problem } });
+  }
+  return new OpenApiGeneratorV3(r.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: { title: 'NFV orchestrator (Tacker-compatible ETSI SOL003/SOL005)', version: '0.1.0' },
+  });
+}

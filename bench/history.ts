@@ -1,0 +1,71 @@
+/**
+ * Where a workflow's time went, read from its Temporal history: activities
+ * (scheduled -> completed, queueing included), timers (started -> fired), and
+ * the rest (workflow tasks, starting, API).
+ */
+import type { Client } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
+
+export interface HistoryStats {
+  activities: number;
+  activityTypes: Record<string, number>;
+  timers: number;
+  workflowTasks: number;
+  /** First event to last event. */
+  totalMs: number;
+  activityMs: number;
+  timerMs: number;
+}
+
+export async function historyStats(client: Client, workflowId: string): Promise<HistoryStats> {
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const at = new Map(events.map((e) => [Number(e.eventId), tsToMs(e.eventTime)]));
+  const s: HistoryStats = { activities: 0, activityTypes: {}, timers: 0, workflowTasks: 0, totalMs: 0, activityMs: 0, timerMs: 0 };
+  for (const e of events) {
+    const t = tsToMs(e.eventTime);
+    if (e.activityTaskScheduledEventAttributes) {
+      s.activities++;
+      const type = e.activityTaskScheduledEventAttributes.activityType?.name ?? '?';
+      s.activityTypes[type] = (s.activityTypes[type] ?? 0) + 1;
+    }
+    if (e.activityTaskCompletedEventAttributes) s.activityMs += t - at.get(Number(e.activityTaskCompletedEventAttributes.scheduledEventId))!;
+    if (e.timerStartedEventAttributes) s.timers++;
+    if (e.timerFiredEventAttributes) s.timerMs += t - at.get(Number(e.timerFiredEventAttributes.startedEventId))!;
+    if (e.workflowTaskScheduledEventAttributes) s.workflowTasks++;
+  }
+  if (events.length) s.totalMs = tsToMs(events[events.length - 1].eventTime) - tsToMs(events[0].eventTime);
+  return s;
+}
+
+export interface HistorySummary {
+  histories: number;
+  /** A count, or "min..max" when the histories differ. */
+  activities: number | string;
+  timers: number | string;
+  workflowTasks: number | string;
+  activityTypes: Record<string, number>;
+  meanTotalMs: number;
+  meanActivityMs: number;
+  meanTimerMs: number;
+  meanOtherMs: number;
+}
+
+/** Means over several histories (counts as min..max when they differ). */
+export function summarize(all: HistoryStats[]): HistorySummary {
+  const mean = (f: (s: HistoryStats) => number) => Math.round((all.reduce((a, s) => a + f(s), 0) / all.length) * 10) / 10;
+  const range = (f: (s: HistoryStats) => number) => {
+    const v = all.map(f);
+    return Math.min(...v) === Math.max(...v) ? v[0] : `${Math.min(...v)}..${Math.max(...v)}`;
+  };
+  return {
+    histories: all.length,
+    activities: range((s) => s.activities),
+    timers: range((s) => s.timers),
+    workflowTasks: range((s) => s.workflowTasks),
+    activityTypes: all[0]?.activityTypes ?? {},
+    meanTotalMs: mean((s) => s.totalMs),
+    meanActivityMs: mean((s) => s.activityMs),
+    meanTimerMs: mean((s) => s.timerMs),
+    meanOtherMs: mean((s) => s.totalMs - s.activityMs - s.timerMs),
+  };
+}

@@ -1,0 +1,62 @@
+/** Latency at concurrency 1 and throughput at concurrency c of any operation. */
+
+export interface Operation<T> {
+  /** Untimed preparation (e.g. creating the VNF instance). */
+  prepare(): Promise<T>;
+  /** The timed part; resolves with the workflow id once the workflow has completed. */
+  run(prepared: T): Promise<string>;
+}
+
+export interface LatencyResult { runs: number; medianMs: number; p90Ms: number; minMs: number; maxMs: number; samplesMs: number[]; workflowIds: string[]; warmupIds: string[] }
+export interface ThroughputResult {
+  concurrency: number; elapsedMs: number; opsPerSec: number; medianMs: number; maxMs: number;
+  /** CPU seconds each process used during the timed batch. */
+  cpuSeconds: Record<string, number>;
+}
+
+/** Nearest-rank percentile. */
+export function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+async function timed<T>(op: Operation<T>, prepared: T): Promise<{ ms: number; id: string }> {
+  const t0 = performance.now();
+  const id = await op.run(prepared);
+  return { ms: performance.now() - t0, id };
+}
+
+/** `warmups` untimed runs, then `runs` sequential timed runs. */
+export async function latency<T>(op: Operation<T>, warmups: number, runs: number): Promise<LatencyResult> {
+  const warmupIds: string[] = [];
+  for (let i = 0; i < warmups; i++) warmupIds.push((await timed(op, await op.prepare())).id);
+  const samples: { ms: number; id: string }[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await timed(op, await op.prepare()));
+  const ms = samples.map((s) => s.ms);
+  return {
+    runs, medianMs: round(percentile(ms, 50)), p90Ms: round(percentile(ms, 90)),
+    minMs: round(Math.min(...ms)), maxMs: round(Math.max(...ms)),
+    samplesMs: ms.map(round), workflowIds: samples.map((s) => s.id), warmupIds,
+  };
+}
+
+/**
+ * Prepares `concurrency` operations, then starts them all at once; ops/s over
+ * the whole batch. `cpu` starts a CPU meter (see procs.ts) read at the end.
+ */
+export async function throughput<T>(op: Operation<T>, concurrency: number, cpu: () => () => Record<string, number>): Promise<ThroughputResult> {
+  const prepared: T[] = [];
+  for (let i = 0; i < concurrency; i++) prepared.push(await op.prepare());
+  const cpuUsed = cpu();
+  const t0 = performance.now();
+  const done = await Promise.all(prepared.map((p) => timed(op, p)));
+  const elapsedMs = performance.now() - t0;
+  const cpuSeconds = cpuUsed();
+  const ms = done.map((d) => d.ms);
+  return {
+    concurrency, elapsedMs: round(elapsedMs), opsPerSec: round((concurrency * 1000) / elapsedMs),
+    medianMs: round(percentile(ms, 50)), maxMs: round(Math.max(...ms)), cpuSeconds,
+  };
+}
