@@ -6,7 +6,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { LcmHook, LcmHookBinding } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
-import { loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import { flavourOf, loadOpOcc } from './records';
 
 export interface HookContext { opOccId: string; vnfInstanceId: string; hook: LcmHook; binding: LcmHookBinding }
 export type HookRunner = (ctx: HookContext, deps: ActivityDeps) => Promise<void>;
@@ -18,11 +18,8 @@ export function hookActivities(deps: ActivityDeps) {
   const { db, box } = deps;
   return {
     async runLcmHook({ opOccId, hook }: { opOccId: string; hook: LcmHook }): Promise<void> {
-      const op = loadOpOcc(db, opOccId);
-      const inst = loadInstance(db, op.vnfInstanceId);
-      const params = opParams<{ flavourId?: string }>(box, op);
-      const flavourId = params.flavourId ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId ?? '';
-      const binding = loadVnfd(db, inst.vnfPkgId).flavours[flavourId]?.hooks[hook];
+      const { inst, flavour } = flavourOf(db, box, loadOpOcc(db, opOccId));
+      const binding = flavour?.hooks[hook];
       if (!binding) return;
       const runner = hookRunners.get(binding.file ?? '') ?? hookRunners.get(binding.artifact);
       if (!runner) {

@@ -5,7 +5,7 @@ import type { ProblemDetails } from '../common/problem';
 import type { OpState } from '../workflows/definitions';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
-import { loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import { flavourOf, loadOpOcc, opParams } from './records';
 
 export interface RecordOpStateArgs {
   opOccId: string;
@@ -36,11 +36,8 @@ export function opStateActivities({ db, box }: ActivityDeps) {
     /** What the workflow needs to lay out its steps (no secrets). */
     async describeOperation({ opOccId }: { opOccId: string }): Promise<{ hooks: LcmHook[]; gracefulTerminationTimeout?: number }> {
       const op = loadOpOcc(db, opOccId);
-      const inst = loadInstance(db, op.vnfInstanceId);
-      const params = opParams<{ flavourId?: string; terminationType?: string; gracefulTerminationTimeout?: number }>(box, op);
-      const vnfd = loadVnfd(db, inst.vnfPkgId);
-      const flavourId = params.flavourId ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId;
-      const flavour = flavourId ? vnfd.flavours[flavourId] : undefined;
+      const params = opParams<{ terminationType?: string; gracefulTerminationTimeout?: number }>(box, op);
+      const { flavour } = flavourOf(db, box, op);
       const hooks = Object.keys(flavour?.hooks ?? {}) as LcmHook[];
       const graceful = params.terminationType === 'GRACEFUL' ? params.gracefulTerminationTimeout ?? 0 : 0;
       return { hooks, gracefulTerminationTimeout: graceful || undefined };

@@ -28,3 +28,11 @@ export function loadVnfd(db: Db, packageId: string): Vnfd {
 export function opParams<T = Record<string, unknown>>(box: SecretBox, op: { operationParamsSealed: string }): T {
   return box.openJson<T>(op.operationParamsSealed);
 }
+
+/** The flavour an op works on: the request's flavourId, else the one the instance was instantiated with. */
+export function flavourOf(db: Db, box: SecretBox, op: { operationParamsSealed: string; vnfInstanceId: string }) {
+  const inst = loadInstance(db, op.vnfInstanceId);
+  const params = opParams<{ flavourId?: string }>(box, op);
+  const flavourId = params.flavourId ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId ?? '';
+  return { inst, flavour: loadVnfd(db, inst.vnfPkgId).flavours[flavourId] };
+}
