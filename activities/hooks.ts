@@ -8,7 +8,14 @@ import type { LcmHook, LcmHookBinding } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
 import { flavourOf, loadOpOcc } from './records';
 
-export interface HookContext { opOccId: string; vnfInstanceId: string; hook: LcmHook; binding: LcmHookBinding }
+export interface HookContext {
+  opOccId: string;
+  vnfInstanceId: string;
+  hook: LcmHook;
+  binding: LcmHookBinding;
+  /** The VNFCs the hook is about (healed, added or to be removed); undefined = all. */
+  vnfcIds?: string[];
+}
 export type HookRunner = (ctx: HookContext, deps: ActivityDeps) => Promise<void>;
 
 /** Runners by artifact file or name; later issues register Mgmt Drivers here. */
@@ -17,7 +24,7 @@ export const hookRunners = new Map<string, HookRunner>();
 export function hookActivities(deps: ActivityDeps) {
   const { db, box } = deps;
   return {
-    async runLcmHook({ opOccId, hook }: { opOccId: string; hook: LcmHook }): Promise<void> {
+    async runLcmHook({ opOccId, hook, vnfcIds }: { opOccId: string; hook: LcmHook; vnfcIds?: string[] }): Promise<void> {
       const { inst, flavour } = flavourOf(db, box, loadOpOcc(db, opOccId));
       const binding = flavour?.hooks[hook];
       if (!binding) return;
@@ -28,7 +35,7 @@ export function hookActivities(deps: ActivityDeps) {
           'NoHookRunner',
         );
       }
-      await runner({ opOccId, vnfInstanceId: inst.id, hook, binding }, deps);
+      await runner({ opOccId, vnfInstanceId: inst.id, hook, binding, vnfcIds }, deps);
     },
   };
 }

@@ -4,6 +4,7 @@ import { hookActivities } from './hooks';
 import { instanceActivities } from './instance';
 import { opStateActivities } from './op-state';
 import { packageActivities } from './packages';
+import { scaleActivities } from './scale';
 import { stackActivities } from './stack';
 
 export function createActivities(deps: ActivityDeps) {
@@ -13,6 +14,7 @@ export function createActivities(deps: ActivityDeps) {
     ...instanceActivities(deps),
     ...hookActivities(deps),
     ...packageActivities(deps),
+    ...scaleActivities(deps),
   };
 }
 

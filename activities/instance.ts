@@ -1,53 +1,78 @@
-/** Instance records written at the end of instantiate/terminate (and their rollback). */
+/**
+ * The instance's instantiatedVnfInfo, rebuilt from its stack after every
+ * operation that changes resources (instantiate, heal, scale), and cleared
+ * when it goes back to NOT_INSTANTIATED.
+ */
 import crypto from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
 import { redact } from '../common/secrets';
+import { scaleStatusForLevel } from '../infra/hot';
 import type { InstantiateInput } from '../infra/hot';
-import { buildInstantiatedVnfInfo } from '../infra/vnf-info';
+import { buildInstantiatedVnfInfo, InstantiatedVnfInfo, VnfcResourceInfo } from '../infra/vnf-info';
 import { heatForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
+
+type ScaleStatus = { aspectId: string; scaleLevel: number }[];
+
+/** VNFC ids an operation added, replaced (new server) or removed. */
+export interface VnfcChanges { added: string[]; modified: string[]; removed: string[] }
 
 export function instanceActivities({ db, box }: ActivityDeps) {
   return {
-    /** Reads the stack's resources and records instantiatedVnfInfo; instance -> INSTANTIATED. */
-    async recordInstantiated({ opOccId }: { opOccId: string }): Promise<void> {
+    /** Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's resourceChanges. */
+    async recordVnfInfo({ opOccId, scaleStatus }: { opOccId: string; scaleStatus?: ScaleStatus }): Promise<VnfcChanges> {
       const op = loadOpOcc(db, opOccId);
-      const inst = loadInstance(db, op.vnfInstanceId);
+      const { inst, flavour } = flavourOf(db, box, op);
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
-      const input = opParams<InstantiateInput>(box, op);
-      const flavour = loadVnfd(db, inst.vnfPkgId).flavours[input.flavourId];
+      const input = instantiateInputOf(box, op, inst);
+      const previous = (inst.instantiatedVnfInfo ?? undefined) as InstantiatedVnfInfo | undefined;
       const resources = await heatForVim(db, box, inst.vimId).listResources(stackNameFor(inst.id), inst.stackId, 3);
-      const levelId = input.instantiationLevelId ?? flavour.instantiationLevels.defaultLevel;
-      const scaleInfo = (levelId && flavour.instantiationLevels.levels[levelId]?.scaleInfo) || {};
       const info = buildInstantiatedVnfInfo({
-        flavour, input, vimConnectionId: inst.vimId, resources, newId: () => crypto.randomUUID(),
-        scaleStatus: Object.keys(flavour.scalingAspects).map((aspectId) => ({ aspectId, scaleLevel: scaleInfo[aspectId] ?? 0 })),
+        flavour, input, vimConnectionId: inst.vimId, resources, newId: () => crypto.randomUUID(), previous,
+        scaleStatus: scaleStatus ?? previous?.scaleStatus ?? scaleStatusForLevel(flavour, input.instantiationLevelId),
       });
+      const changes = diffVnfcs(previous?.vnfcResourceInfo ?? [], info.vnfcResourceInfo);
+      const byId = new Map([...(previous?.vnfcResourceInfo ?? []), ...info.vnfcResourceInfo].map((v) => [v.id, v]));
+      const affected = (ids: string[], changeType: string) => ids.map((id) => ({ id, vduId: byId.get(id)!.vduId, changeType, computeResource: byId.get(id)!.computeResource }));
       const shown = redact({ ...info, additionalParams: input.additionalParams ?? {} });
-      const affectedVnfcs = info.vnfcResourceInfo.map((v) => ({ id: v.id, vduId: v.vduId, changeType: 'ADDED', computeResource: v.computeResource }));
       db.transaction((tx) => {
-        tx.update(vnfInstances).set({ instantiationState: 'INSTANTIATED', instantiatedVnfInfo: shown as Record<string, unknown> })
-          .where(eq(vnfInstances.id, inst.id)).run();
-        tx.update(vnfLcmOpOccs).set({ resourceChanges: { affectedVnfcs } }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
+        tx.update(vnfInstances).set({
+          instantiationState: 'INSTANTIATED', instantiatedVnfInfo: shown as unknown as Record<string, unknown>,
+          instantiateParamsSealed: inst.instantiateParamsSealed ?? op.operationParamsSealed,
+        }).where(eq(vnfInstances.id, inst.id)).run();
+        tx.update(vnfLcmOpOccs).set({
+          resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] },
+        }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
       });
+      return changes;
     },
 
     /** Instance back to NOT_INSTANTIATED with no stack (terminate, instantiate rollback). */
     async recordNotInstantiated({ opOccId }: { opOccId: string }): Promise<void> {
       const op = loadOpOcc(db, opOccId);
-      const inst = loadInstance(db, op.vnfInstanceId);
-      const removed = ((inst.instantiatedVnfInfo as { vnfcResourceInfo?: { id: string; vduId: string; computeResource: unknown }[] } | null)?.vnfcResourceInfo ?? [])
+      const { inst } = flavourOf(db, box, op);
+      const removed = ((inst.instantiatedVnfInfo as { vnfcResourceInfo?: VnfcResourceInfo[] } | null)?.vnfcResourceInfo ?? [])
         .map((v) => ({ id: v.id, vduId: v.vduId, changeType: 'REMOVED', computeResource: v.computeResource }));
       db.transaction((tx) => {
-        tx.update(vnfInstances).set({ instantiationState: 'NOT_INSTANTIATED', instantiatedVnfInfo: null, stackId: null })
+        tx.update(vnfInstances).set({ instantiationState: 'NOT_INSTANTIATED', instantiatedVnfInfo: null, stackId: null, instantiateParamsSealed: null })
           .where(eq(vnfInstances.id, inst.id)).run();
         if (op.operation === 'TERMINATE') {
           tx.update(vnfLcmOpOccs).set({ resourceChanges: { affectedVnfcs: removed } }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
         }
       });
     },
+  };
+}
+
+function diffVnfcs(before: VnfcResourceInfo[], after: VnfcResourceInfo[]): VnfcChanges {
+  const old = new Map(before.map((v) => [v.id, v]));
+  const now = new Set(after.map((v) => v.id));
+  return {
+    added: after.filter((v) => !old.has(v.id)).map((v) => v.id),
+    modified: after.filter((v) => old.has(v.id) && old.get(v.id)!.computeResource.resourceId !== v.computeResource.resourceId).map((v) => v.id),
+    removed: before.filter((v) => !now.has(v.id)).map((v) => v.id),
   };
 }

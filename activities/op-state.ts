@@ -34,13 +34,14 @@ export function opStateActivities({ db, box }: ActivityDeps) {
     },
 
     /** What the workflow needs to lay out its steps (no secrets). */
-    async describeOperation({ opOccId }: { opOccId: string }): Promise<{ hooks: LcmHook[]; gracefulTerminationTimeout?: number }> {
+    async describeOperation({ opOccId }: { opOccId: string }): Promise<{ hooks: LcmHook[]; gracefulTerminationTimeout?: number; vnfcInstanceIds?: string[] }> {
       const op = loadOpOcc(db, opOccId);
-      const params = opParams<{ terminationType?: string; gracefulTerminationTimeout?: number }>(box, op);
+      const params = opParams<{ terminationType?: string; gracefulTerminationTimeout?: number; vnfcInstanceId?: string | string[] }>(box, op);
       const { flavour } = flavourOf(db, box, op);
       const hooks = Object.keys(flavour?.hooks ?? {}) as LcmHook[];
       const graceful = params.terminationType === 'GRACEFUL' ? params.gracefulTerminationTimeout ?? 0 : 0;
-      return { hooks, gracefulTerminationTimeout: graceful || undefined };
+      const vnfcInstanceIds = params.vnfcInstanceId === undefined ? undefined : ([] as string[]).concat(params.vnfcInstanceId);
+      return { hooks, gracefulTerminationTimeout: graceful || undefined, vnfcInstanceIds };
     },
   };
 }

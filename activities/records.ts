@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../common/db';
 import { vnfInstances, vnfLcmOpOccs, vnfPackages } from '../common/db/schema';
 import type { SecretBox } from '../common/secrets';
+import type { InstantiateInput } from '../infra/hot';
 import type { Vnfd } from '../vnfpkg/vnfd-model';
 
 export function loadOpOcc(db: Db, opOccId: string) {
@@ -30,9 +31,16 @@ export function opParams<T = Record<string, unknown>>(box: SecretBox, op: { oper
 }
 
 /** The flavour an op works on: the request's flavourId, else the one the instance was instantiated with. */
-export function flavourOf(db: Db, box: SecretBox, op: { operationParamsSealed: string; vnfInstanceId: string }) {
+export function flavourOf(db: Db, box: SecretBox, op: { operation: string; operationParamsSealed: string; vnfInstanceId: string }) {
   const inst = loadInstance(db, op.vnfInstanceId);
   const params = opParams<{ flavourId?: string }>(box, op);
-  const flavourId = params.flavourId ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId ?? '';
+  const flavourId = (op.operation === 'INSTANTIATE' ? params.flavourId : undefined) ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId ?? '';
   return { inst, flavour: loadVnfd(db, inst.vnfPkgId).flavours[flavourId] };
+}
+
+/** What the instance was (or is being) instantiated with: heal and scale rebuild the stack from it. */
+export function instantiateInputOf(box: SecretBox, op: { operation: string; operationParamsSealed: string }, inst: { id: string; instantiateParamsSealed: string | null }): InstantiateInput {
+  if (op.operation === 'INSTANTIATE') return opParams<InstantiateInput>(box, op);
+  if (!inst.instantiateParamsSealed) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no instantiation record`, 'InvalidInput');
+  return box.openJson<InstantiateInput>(inst.instantiateParamsSealed);
 }

@@ -5,17 +5,50 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { and, eq, like } from 'drizzle-orm';
+import type { Db } from '../common/db';
 import { vnfInstances, vnfPackageFiles } from '../common/db/schema';
-import { buildStack, vduCountsForLevel } from '../infra/hot';
-import type { InstantiateInput } from '../infra/hot';
+import { buildStack, vduCountsForLevel, StackSpec } from '../infra/hot';
+import type { InstantiatedVnfInfo } from '../infra/vnf-info';
 import { OpenStackHttpError } from '../infra/openstack/http';
 import { heatForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import { flavourOf, instantiateInputOf, loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
 
 export interface StackStatus { id: string; name: string; status: string; reason?: string }
 
-export function stackActivities({ db, box, log }: ActivityDeps) {
+/** The stack for the instance with the given VNFC counts per VDU (default: what it has now, or the level at instantiate). */
+export function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>): StackSpec {
+  const { db, box } = deps;
+  const op = loadOpOcc(db, opOccId);
+  const { inst, flavour } = flavourOf(db, box, op);
+  if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in its VNFD`, 'InvalidInput');
+  const input = instantiateInputOf(box, op, inst);
+  const vnfd = loadVnfd(db, inst.vnfPkgId);
+  const target = counts
+    ?? (op.operation === 'INSTANTIATE' ? vduCountsForLevel(flavour, input.instantiationLevelId) : currentCounts(inst.instantiatedVnfInfo as InstantiatedVnfInfo | null, Object.keys(flavour.vdus)));
+  try {
+    return buildStack(vnfd, flavour, baseHotFiles(db, inst.vnfPkgId), input, target);
+  } catch (e) {
+    throw ApplicationFailure.nonRetryable(`cannot build the Heat template: ${(e as Error).message}`, 'InvalidInput');
+  }
+}
+
+export function currentCounts(info: InstantiatedVnfInfo | null, vduIds: string[]): Record<string, number> {
+  const counts = Object.fromEntries(vduIds.map((v) => [v, 0]));
+  for (const v of info?.vnfcResourceInfo ?? []) counts[v.vduId] = (counts[v.vduId] ?? 0) + 1;
+  return counts;
+}
+
+export function baseHotFiles(db: Db, packageId: string): Record<string, Buffer> {
+  return Object.fromEntries(
+    db.select().from(vnfPackageFiles)
+      .where(and(eq(vnfPackageFiles.packageId, packageId), like(vnfPackageFiles.path, 'BaseHOT/%')))
+      .all().map((f) => [f.path, f.content]),
+  );
+}
+
+export function stackActivities(deps: ActivityDeps) {
+  const { db, box, log } = deps;
   const heatOf = (inst: { id: string; vimId: string | null }) => {
     if (!inst.vimId) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no VIM`, 'InvalidInput');
     return heatForVim(db, box, inst.vimId);
@@ -31,25 +64,25 @@ export function stackActivities({ db, box, log }: ActivityDeps) {
     return e;
   };
 
+  /** The instance's live stack: by saved id, else by name. */
+  const liveStack = async (inst: { id: string; vimId: string | null; stackId: string | null }) => {
+    const heat = heatOf(inst);
+    const name = stackNameFor(inst.id);
+    let s = inst.stackId ? await heat.getStack(name, inst.stackId) : null;
+    if (!s || s.stack_status === 'DELETE_COMPLETE') s = (await heat.findStack(name)) ?? s;
+    return { heat, name, s };
+  };
+
   return {
-    /** The instance's live stack (by saved id, else by name), or null. */
     async stackStatus({ vnfInstanceId }: { vnfInstanceId: string }): Promise<StackStatus | null> {
-      const inst = loadInstance(db, vnfInstanceId);
-      const heat = heatOf(inst);
-      const name = stackNameFor(vnfInstanceId);
-      let s = inst.stackId ? await heat.getStack(name, inst.stackId) : null;
-      if (!s || s.stack_status === 'DELETE_COMPLETE') {
-        const live = await heat.findStack(name);
-        if (live) s = live;
-      }
+      const { name, s } = await liveStack(loadInstance(db, vnfInstanceId));
       if (!s) return null;
-      if (s.id !== inst.stackId && s.stack_status !== 'DELETE_COMPLETE') saveStackId(vnfInstanceId, s.id);
+      if (s.id !== loadInstance(db, vnfInstanceId).stackId && s.stack_status !== 'DELETE_COMPLETE') saveStackId(vnfInstanceId, s.id);
       return { id: s.id, name, status: s.stack_status, reason: s.stack_status_reason };
     },
 
     async createStack({ opOccId }: { opOccId: string }): Promise<{ stackId: string }> {
-      const op = loadOpOcc(db, opOccId);
-      const inst = loadInstance(db, op.vnfInstanceId);
+      const inst = loadInstance(db, loadOpOcc(db, opOccId).vnfInstanceId);
       const heat = heatOf(inst);
       const name = stackNameFor(inst.id);
       const existing = await heat.findStack(name);
@@ -57,21 +90,7 @@ export function stackActivities({ db, box, log }: ActivityDeps) {
         saveStackId(inst.id, existing.id);
         return { stackId: existing.id };
       }
-      const input = opParams<InstantiateInput>(box, op);
-      const vnfd = loadVnfd(db, inst.vnfPkgId);
-      const flavour = vnfd.flavours[input.flavourId];
-      if (!flavour) throw ApplicationFailure.nonRetryable(`flavour ${input.flavourId} not in VNFD ${vnfd.vnfdId}`, 'InvalidInput');
-      const files = Object.fromEntries(
-        db.select().from(vnfPackageFiles)
-          .where(and(eq(vnfPackageFiles.packageId, inst.vnfPkgId), like(vnfPackageFiles.path, 'BaseHOT/%')))
-          .all().map((f) => [f.path, f.content]),
-      );
-      let spec;
-      try {
-        spec = buildStack(vnfd, flavour, files, input, vduCountsForLevel(flavour, input.instantiationLevelId));
-      } catch (e) {
-        throw ApplicationFailure.nonRetryable(`cannot build the Heat template: ${(e as Error).message}`, 'InvalidInput');
-      }
+      const spec = stackSpecFor(deps, opOccId);
       try {
         const { id } = await heat.createStack(name, spec);
         saveStackId(inst.id, id);
@@ -86,12 +105,49 @@ export function stackActivities({ db, box, log }: ActivityDeps) {
       }
     },
 
+    /**
+     * Starts a stack update: with counts, the full template for them (scale);
+     * without, Heat re-converges the current one (heal replaces what was
+     * marked unhealthy). An update already running is not started twice.
+     */
+    async updateStack({ opOccId, counts }: { opOccId: string; counts?: Record<string, number> }): Promise<void> {
+      const inst = loadInstance(db, loadOpOcc(db, opOccId).vnfInstanceId);
+      const { heat, name, s } = await liveStack(inst);
+      if (!s || s.stack_status === 'DELETE_COMPLETE') throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no stack`, 'StackFailed');
+      if (s.stack_status.endsWith('_IN_PROGRESS')) return;
+      try {
+        await heat.updateStack(name, s.id, counts ? stackSpecFor(deps, opOccId, counts) : {}, 'PATCH');
+      } catch (e) {
+        throw nonRetryable4xx(e);
+      }
+    },
+
+    /** Marks the servers (and volumes) of the VNFCs to heal unhealthy in their nested stacks. */
+    async markUnhealthy({ opOccId }: { opOccId: string }): Promise<void> {
+      const op = loadOpOcc(db, opOccId);
+      const { inst, flavour } = flavourOf(db, box, op);
+      const req = opParams<{ vnfcInstanceId?: string | string[]; cause?: string }>(box, op);
+      const ids = ([] as string[]).concat(req.vnfcInstanceId ?? []);
+      const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
+      const heat = heatOf(inst);
+      for (const id of ids) {
+        const vnfc = info?.vnfcResourceInfo.find((v) => v.id === id) ?? info?.vnfcResourceInfo.find((v) => info.vnfcInfo.some((c) => c.id === id && c.vnfcResourceInfoId === v.id));
+        if (!vnfc?.metadata.stackId) throw ApplicationFailure.nonRetryable(`VNFC ${id} is not part of instance ${inst.id}`, 'InvalidInput');
+        const [stackName, stackId] = vnfc.metadata.stackId.split('/');
+        const reason = req.cause ?? `heal of VNFC ${id} requested`;
+        for (const resource of [vnfc.vduId, ...(flavour.vdus[vnfc.vduId]?.storageIds ?? [])]) {
+          try {
+            await heat.markUnhealthy(stackName, stackId, resource, reason);
+          } catch (e) {
+            if (!(e instanceof OpenStackHttpError && e.status === 404 && resource !== vnfc.vduId)) throw nonRetryable4xx(e);
+          }
+        }
+      }
+    },
+
     /** Starts deleting the instance's stack; false when there is none left. */
     async deleteStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<boolean> {
-      const inst = loadInstance(db, vnfInstanceId);
-      const heat = heatOf(inst);
-      const name = stackNameFor(vnfInstanceId);
-      const s = (inst.stackId ? await heat.getStack(name, inst.stackId) : null) ?? (await heat.findStack(name));
+      const { heat, name, s } = await liveStack(loadInstance(db, vnfInstanceId));
       if (!s || s.stack_status === 'DELETE_COMPLETE') return false;
       if (s.stack_status !== 'DELETE_IN_PROGRESS') await heat.deleteStack(name, s.id);
       return true;
@@ -99,10 +155,7 @@ export function stackActivities({ db, box, log }: ActivityDeps) {
 
     /** FORCEFUL cancel: stop Heat's running create/update without rollback. */
     async abortStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<void> {
-      const inst = loadInstance(db, vnfInstanceId);
-      const heat = heatOf(inst);
-      const name = stackNameFor(vnfInstanceId);
-      const s = inst.stackId ? await heat.getStack(name, inst.stackId) : await heat.findStack(name);
+      const { heat, name, s } = await liveStack(loadInstance(db, vnfInstanceId));
       if (s && s.stack_status.endsWith('_IN_PROGRESS') && !s.stack_status.startsWith('DELETE')) {
         await heat.stackAction(name, s.id, 'cancel_without_rollback');
       }

@@ -3,6 +3,8 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { LcmOpInput } from './definitions';
 import { instantiate } from './instantiate';
 import { terminate } from './terminate';
+import { heal } from './heal';
+import { scale } from './scale';
 
 export { onboard } from './onboard';
 
@@ -10,6 +12,8 @@ export async function lcmOperation(input: LcmOpInput) {
   switch (input.operation) {
     case 'INSTANTIATE': return instantiate(input);
     case 'TERMINATE': return terminate(input);
+    case 'HEAL': return heal(input);
+    case 'SCALE': return scale(input);
     default: throw ApplicationFailure.nonRetryable(`operation ${input.operation} is not implemented`);
   }
 }

@@ -23,7 +23,7 @@ export async function instantiate(input: LcmOpInput) {
     },
     {
       name: 'record instantiatedVnfInfo',
-      run: () => acts.recordInstantiated({ opOccId }),
+      run: async () => { await acts.recordVnfInfo({ opOccId }); },
       compensate: () => acts.recordNotInstantiated({ opOccId }),
     },
     ...hookStep(opOccId, hooks, 'instantiate_end'),

@@ -12,7 +12,9 @@ import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../wor
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
 import { operatorTask, startOperation } from '../operations';
-import { CancelModeRequest, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest } from '../schemas/vnflcm';
+import { CancelModeRequest, CreateVnfRequest, HealVnfRequest, InstantiateVnfRequest, ScaleVnfRequest, TerminateVnfRequest } from '../schemas/vnflcm';
+import { planScale } from '../../infra/scale-plan';
+import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import { parse } from '../validate';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { filterRows } from './filter';
@@ -106,8 +108,44 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     const body = parse(TerminateVnfRequest, req.body);
     const op = await startOperation(ctx, {
       instanceId: req.params.id, operation: 'TERMINATE', params: body,
-      precondition: (i) => { if (i.instantiationState !== 'INSTANTIATED') throw conflict(`VNF instance ${i.id} is NOT_INSTANTIATED`); },
+      precondition: requireInstantiated,
     });
+    accepted(res, op.id);
+  });
+
+  const requireInstantiated = (i: { id: string; instantiationState: string }) => {
+    if (i.instantiationState !== 'INSTANTIATED') throw conflict(`VNF instance ${i.id} is NOT_INSTANTIATED`);
+  };
+  const instantiatedInfo = (id: string) => {
+    const inst = loadInstance(id);
+    requireInstantiated(inst);
+    const pkg = db.select({ vnfd: vnfPackages.vnfd }).from(vnfPackages).where(eq(vnfPackages.id, inst.vnfPkgId)).get();
+    const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
+    return { inst, info, flavour: (pkg?.vnfd as unknown as Vnfd | undefined)?.flavours[info.flavourId] };
+  };
+
+  r.post('/vnf_instances/:id/heal', json, async (req, res) => {
+    const body = parse(HealVnfRequest, req.body ?? {});
+    const { info } = instantiatedInfo(req.params.id);
+    const known = new Set([...info.vnfcResourceInfo.map((v) => v.id), ...info.vnfcInfo.map((v) => v.id)]);
+    ([] as string[]).concat(body.vnfcInstanceId ?? []).forEach((id, i) => {
+      if (!known.has(id)) throw badRequest(`vnfcInstanceId${Array.isArray(body.vnfcInstanceId) ? `[${i}]` : ''}: "${id}" is not a VNFC of VNF instance ${req.params.id}`);
+    });
+    const op = await startOperation(ctx, { instanceId: req.params.id, operation: 'HEAL', params: body, precondition: requireInstantiated });
+    accepted(res, op.id);
+  });
+
+  r.post('/vnf_instances/:id/scale', json, async (req, res) => {
+    const body = parse(ScaleVnfRequest, req.body);
+    const { info, flavour } = instantiatedInfo(req.params.id);
+    if (!flavour) throw conflict(`the VNFD of VNF instance ${req.params.id} is gone`);
+    try {
+      planScale(flavour, info, body);
+    } catch (e) {
+      const msg = (e as Error).message;
+      throw msg.startsWith('aspectId') ? badRequest(msg) : unprocessable(msg);
+    }
+    const op = await startOperation(ctx, { instanceId: req.params.id, operation: 'SCALE', params: body, precondition: requireInstantiated });
     accepted(res, op.id);
   });
 

@@ -67,3 +67,18 @@ export const TerminateVnfRequest = z.object({
 });
 
 export const CancelModeRequest = z.object({ cancelMode: z.enum(['GRACEFUL', 'FORCEFUL']) });
+
+/** SOL002 (vnfcInstanceId given; the seed writes a single id as a string) and SOL003 (whole VNF) heal. */
+export const HealVnfRequest = z.object({
+  vnfcInstanceId: z.union([Identifier, z.array(Identifier).min(1)]).optional(),
+  cause: z.string().max(1024).optional(),
+  additionalParams: KeyValuePairs.optional(),
+  healScript: z.string().optional(),
+});
+
+export const ScaleVnfRequest = z.object({
+  type: z.enum(['SCALE_OUT', 'SCALE_IN']),
+  aspectId: Identifier,
+  numberOfSteps: z.number().int().min(1).max(1000).optional(),
+  additionalParams: KeyValuePairs.optional(),
+});

@@ -79,6 +79,8 @@ export const vnfInstances = sqliteTable('vnf_instances', {
   stackId: text('stack_id'),
   /** Which VIM (vims.id) the instance runs on. */
   vimId: text('vim_id'),
+  /** The InstantiateVnfRequest it was instantiated with (sealed: it may hold secrets); heal and scale rebuild from it. */
+  instantiateParamsSealed: text('instantiate_params_sealed'),
   createdAt: text('created_at').notNull(),
 });
 
@@ -106,3 +108,10 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
 }, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState)]);
+
+/** SSH host keys pinned per VNFC on first use; a heal that replaces the VNFC's server forgets its pin. */
+export const sshHostKeys = sqliteTable('ssh_host_keys', {
+  vnfcId: text('vnfc_id').primaryKey(),
+  fingerprint: text('fingerprint').notNull(),
+  learnedAt: text('learned_at').notNull(),
+});

@@ -1,0 +1,20 @@
+/** The scale workflow's plan, computed from the instance as it is when the op starts. */
+import { ApplicationFailure } from '@temporalio/activity';
+import { planScale, ScalePlan, ScaleRequest } from '../infra/scale-plan';
+import type { InstantiatedVnfInfo } from '../infra/vnf-info';
+import type { ActivityDeps } from './deps';
+import { flavourOf, loadOpOcc, opParams } from './records';
+
+export function scaleActivities({ db, box }: ActivityDeps) {
+  return {
+    async planScale({ opOccId }: { opOccId: string }): Promise<ScalePlan> {
+      const op = loadOpOcc(db, opOccId);
+      const { inst, flavour } = flavourOf(db, box, op);
+      try {
+        return planScale(flavour, inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, opParams<ScaleRequest>(box, op));
+      } catch (e) {
+        throw ApplicationFailure.nonRetryable((e as Error).message, 'InvalidInput');
+      }
+    },
+  };
+}

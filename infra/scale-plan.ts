@@ -1,0 +1,57 @@
+/**
+ * What a ScaleVnfRequest means for an instance: the aspect's new level, the
+ * VNFC count per VDU before and after, and which VNFCs a scale-in removes
+ * (the newest: highest index first). Pure; the API validates with it and
+ * the scale workflow executes it.
+ */
+import type { VnfdFlavour } from '../vnfpkg/vnfd-model';
+import { vduCountsForScaleLevels } from './hot';
+import type { InstantiatedVnfInfo } from './vnf-info';
+
+export interface ScaleRequest { type: 'SCALE_OUT' | 'SCALE_IN'; aspectId: string; numberOfSteps?: number }
+type ScaleStatus = { aspectId: string; scaleLevel: number }[];
+export interface ScalePlan {
+  before: { counts: Record<string, number>; scaleStatus: ScaleStatus };
+  after: { counts: Record<string, number>; scaleStatus: ScaleStatus };
+  removedVnfcIds: string[];
+}
+
+/** Throws an Error whose message names the offending field. */
+export function planScale(flavour: VnfdFlavour, info: InstantiatedVnfInfo, req: ScaleRequest): ScalePlan {
+  const aspect = flavour.scalingAspects[req.aspectId];
+  if (!aspect) throw new Error(`aspectId: "${req.aspectId}" is not a scaling aspect of flavour ${flavour.flavourId} (${Object.keys(flavour.scalingAspects).join(', ') || 'none'})`);
+  const steps = req.numberOfSteps ?? 1;
+  const levels = Object.fromEntries(info.scaleStatus.map((s) => [s.aspectId, s.scaleLevel]));
+  const from = levels[req.aspectId] ?? 0;
+  const to = req.type === 'SCALE_OUT' ? from + steps : from - steps;
+  if (to > aspect.maxScaleLevel) throw new Error(`numberOfSteps: scaling out ${steps} step(s) from level ${from} would exceed max_scale_level ${aspect.maxScaleLevel} of ${req.aspectId}`);
+  if (to < 0) throw new Error(`numberOfSteps: scaling in ${steps} step(s) from level ${from} would go below level 0 of ${req.aspectId}`);
+  const newLevels = { ...levels, [req.aspectId]: to };
+  const current = Object.fromEntries(Object.keys(flavour.vdus).map((v) => [v, 0]));
+  for (const v of info.vnfcResourceInfo) current[v.vduId] = (current[v.vduId] ?? 0) + 1;
+  const base = vduCountsForScaleLevels(flavour, levels);
+  const next = vduCountsForScaleLevels(flavour, newLevels);
+  const counts: Record<string, number> = {};
+  const removedVnfcIds: string[] = [];
+  for (const [vduId, n] of Object.entries(current)) {
+    const vdu = flavour.vdus[vduId];
+    counts[vduId] = n + (next[vduId] - base[vduId]);
+    if (counts[vduId] > vdu.maxInstances || counts[vduId] < vdu.minInstances) {
+      throw new Error(`numberOfSteps: ${vduId} would have ${counts[vduId]} VNFCs, outside its vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`);
+    }
+    if (counts[vduId] < n) removedVnfcIds.push(...newestFirst(info, vduId).slice(0, n - counts[vduId]));
+  }
+  return {
+    before: { counts: current, scaleStatus: info.scaleStatus },
+    after: { counts, scaleStatus: info.scaleStatus.map((s) => (s.aspectId === req.aspectId ? { ...s, scaleLevel: to } : s)) },
+    removedVnfcIds,
+  };
+}
+
+/** A VDU's VNFC ids, highest index ("VDU1-2" before "VDU1-1") first. */
+function newestFirst(info: InstantiatedVnfInfo, vduId: string): string[] {
+  const index = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? -1);
+  return info.vnfcResourceInfo.filter((v) => v.vduId === vduId)
+    .sort((a, b) => index(b.metadata.heatResourceName) - index(a.metadata.heatResourceName))
+    .map((v) => v.id);
+}

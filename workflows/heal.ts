@@ -1,0 +1,49 @@
+/**
+ * HealVnf.
+ * SOL002, with vnfcInstanceId (heal those VNFCs):
+ *   heal_start hook -> mark their servers/volumes unhealthy -> stack update
+ *   -> wait UPDATE_COMPLETE -> rebuild instantiatedVnfInfo -> heal_end hook on them.
+ * SOL003, without (heal the whole VNF):
+ *   heal_start hook -> delete stack -> wait -> create it again (same name, new id)
+ *   -> wait CREATE_COMPLETE -> rebuild instantiatedVnfInfo -> heal_end hook on all.
+ * The stack id is saved the moment Heat returns it, so a failed heal never
+ * loses track of the stack: retry and terminate keep working.
+ */
+import type { LcmOpInput } from './definitions';
+import { runOperation, Step } from './engine';
+import { acts, db } from './activities';
+import { hookStep } from './hooks';
+import { createStack, deleteStack, waitForStack } from './stack';
+
+export async function heal(input: LcmOpInput) {
+  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { hooks, vnfcInstanceIds } = await db.describeOperation({ opOccId });
+  let healed: string[] = [];
+  const whole = !vnfcInstanceIds?.length;
+  const resourceSteps: Step[] = whole
+    ? [
+      { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, heatPollMs) },
+      { name: 'create stack', run: () => createStack(opOccId, vnfInstanceId, heatPollMs), abort: () => acts.abortStack({ vnfInstanceId }) },
+    ]
+    : [
+      { name: 'mark VNFCs unhealthy', run: () => acts.markUnhealthy({ opOccId }) },
+      {
+        name: 'update stack', irreversible: true,
+        run: async () => { await acts.updateStack({ opOccId }); await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs); },
+        abort: () => acts.abortStack({ vnfInstanceId }),
+      },
+    ];
+  const plan: Step[] = [
+    ...hookStep(opOccId, hooks, 'heal_start', () => vnfcInstanceIds),
+    ...resourceSteps,
+    {
+      name: 'record instantiatedVnfInfo',
+      run: async () => {
+        const changes = await acts.recordVnfInfo({ opOccId });
+        healed = whole ? [...changes.added, ...changes.modified] : changes.modified;
+      },
+    },
+    ...hookStep(opOccId, hooks, 'heal_end', () => (whole ? undefined : healed)),
+  ];
+  return runOperation(input, plan);
+}

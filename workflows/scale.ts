@@ -1,0 +1,34 @@
+/**
+ * ScaleVnf (SOL003 5.4.5): scale_start hook -> stack update with the new VNFC
+ * counts -> wait UPDATE_COMPLETE -> rebuild instantiatedVnfInfo (scaleStatus)
+ * -> scale_end hook on the added VNFCs. Scale-in removes the newest VNFCs
+ * (highest index) first. Rollback puts the old counts back.
+ */
+import type { LcmOpInput } from './definitions';
+import { runOperation, Step } from './engine';
+import { acts, db } from './activities';
+import { hookStep } from './hooks';
+import { waitForStack } from './stack';
+
+export async function scale(input: LcmOpInput) {
+  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { hooks } = await db.describeOperation({ opOccId });
+  const plan = await db.planScale({ opOccId });
+  let added: string[] = [];
+  const updateTo = async (counts: Record<string, number>, scaleStatus: typeof plan.before.scaleStatus) => {
+    await acts.updateStack({ opOccId, counts });
+    await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
+    return acts.recordVnfInfo({ opOccId, scaleStatus });
+  };
+  const steps: Step[] = [
+    ...hookStep(opOccId, hooks, 'scale_start', () => plan.removedVnfcIds),
+    {
+      name: `update stack (${Object.entries(plan.after.counts).map(([v, n]) => `${v}=${n}`).join(', ')})`,
+      run: async () => { added = (await updateTo(plan.after.counts, plan.after.scaleStatus)).added; },
+      abort: () => acts.abortStack({ vnfInstanceId }),
+      compensate: async () => { await updateTo(plan.before.counts, plan.before.scaleStatus); },
+    },
+    ...hookStep(opOccId, hooks, 'scale_end', () => added),
+  ];
+  return runOperation(input, steps);
+}
