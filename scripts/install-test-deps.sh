@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs what the SSH tests need on a Debian/Ubuntu machine (run as root;
+# idempotent): OpenSSH server and client, sudo, the test user `nfvtest`
+# (password nfvtest-pass-123, passwordful sudo) and sshd's privilege
+# separation directory. test/support/sshd.ts runs it when something is missing.
+set -euo pipefail
+
+TEST_USER=nfvtest
+TEST_PASS=nfvtest-pass-123
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-test-deps.sh must run as root" >&2
+  exit 1
+fi
+
+missing=()
+[ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+command -v sudo >/dev/null 2>&1 || missing+=(sudo)
+if [ "${#missing[@]}" -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # policy-rc.d keeps the package from starting the system sshd on port 22.
+  created_policy=0
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d
+    created_policy=1
+  fi
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ "$created_policy" -eq 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
+fi
+
+if ! id "$TEST_USER" >/dev/null 2>&1; then
+  useradd --create-home --shell /bin/bash "$TEST_USER"
+fi
+echo "$TEST_USER:$TEST_PASS" | chpasswd
+
+sudoers=/etc/sudoers.d/$TEST_USER
+if [ ! -f "$sudoers" ] || ! grep -qx "$TEST_USER ALL=(ALL:ALL) ALL" "$sudoers"; then
+  echo "$TEST_USER ALL=(ALL:ALL) ALL" > "$sudoers.tmp"
+  chmod 0440 "$sudoers.tmp"
+  visudo -cf "$sudoers.tmp" >/dev/null
+  mv "$sudoers.tmp" "$sudoers"
+fi
+
+mkdir -p /run/sshd
+chmod 0755 /run/sshd
