@@ -13,6 +13,7 @@ import type { InstantiateInput } from '../infra/hot';
 import { buildInstantiatedVnfInfo, InstantiatedVnfInfo, VnfcResourceInfo } from '../infra/vnf-info';
 import { heatForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
+import { forgetHostKeys } from './host-keys';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
 
 type ScaleStatus = { aspectId: string; scaleLevel: number }[];
@@ -35,6 +36,7 @@ export function instanceActivities({ db, box }: ActivityDeps) {
         scaleStatus: scaleStatus ?? previous?.scaleStatus ?? scaleStatusForLevel(flavour, input.instantiationLevelId),
       });
       const changes = diffVnfcs(previous?.vnfcResourceInfo ?? [], info.vnfcResourceInfo);
+      forgetHostKeys(db, [...changes.modified, ...changes.removed]); // replaced servers have new SSH host keys
       const byId = new Map([...(previous?.vnfcResourceInfo ?? []), ...info.vnfcResourceInfo].map((v) => [v.id, v]));
       const affected = (ids: string[], changeType: string) => ids.map((id) => ({ id, vduId: byId.get(id)!.vduId, changeType, computeResource: byId.get(id)!.computeResource }));
       const shown = redact({ ...info, additionalParams: input.additionalParams ?? {} });

@@ -33,6 +33,12 @@ export interface Config {
   /** Poll interval while waiting for Heat (a workflow timer). */
   heatPollMs: number;
   logLevel: string;
+  /** SSH port of VNFCs for Mgmt Drivers. */
+  mgmtSshPort: number;
+  /** How long a Mgmt Driver keeps trying to reach a booting VNFC over SSH. */
+  sshConnectDeadlineMs: number;
+  /** Deadline of a Mgmt Driver script from the package. */
+  mgmtScriptTimeoutMs: number;
 }
 
 export function loadConfig(): Config {
@@ -69,5 +75,8 @@ export function loadConfig(): Config {
     },
     heatPollMs: int('HEAT_POLL_MS', 1000),
     logLevel: process.env.LOG_LEVEL || 'info',
+    mgmtSshPort: int('MGMT_SSH_PORT', 22),
+    sshConnectDeadlineMs: int('SSH_CONNECT_DEADLINE_S', 300) * 1000,
+    mgmtScriptTimeoutMs: int('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
   };
 }

@@ -36,7 +36,12 @@ async function main() {
         namespace: cfg.temporalNamespace, log: say,
       });
     }
-    const env = { ...process.env, DATA_DIR: cfg.dataDir, TEMPORAL_ADDRESS: cfg.temporalAddress };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, TEMPORAL_ADDRESS: cfg.temporalAddress };
+    if (!process.env.OS_AUTH_URL) {
+      // The simulator's servers answer SSH on their own 127.x address; the Mgmt Drivers must use that port.
+      env.VIMSIM_SSH_PORT ??= '2222';
+      env.MGMT_SSH_PORT ??= env.VIMSIM_SSH_PORT;
+    }
     const launch = (name: Child['name']) => {
       const c = startComponent(name, env);
       children.push(c);

@@ -7,7 +7,8 @@ import express, { Router } from 'express';
 import { and, desc, eq, like } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
 import { buildStack, vduCountsForLevel } from '../../infra/hot';
-import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import { resolveHook } from '../../mgmt/registry';
 import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../workflows/definitions';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
@@ -95,6 +96,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     const vnfd = pkg?.vnfd as unknown as Vnfd | undefined;
     if (!vnfd) throw conflict(`VNF package ${inst.vnfPkgId} of instance ${inst.id} is gone`);
     checkAgainstVnfd(ctx, inst.vnfPkgId, vnfd, body);
+    checkDriverParams(ctx, inst.vnfPkgId, vnfd.flavours[body.flavourId], body.additionalParams ?? {});
     const vim = resolveVim(ctx, body.vimConnectionInfo);
     const op = await startOperation(ctx, {
       instanceId: inst.id, operation: 'INSTANTIATE', params: body,
@@ -207,5 +209,20 @@ function checkAgainstVnfd(ctx: ApiContext, packageId: string, vnfd: Vnfd, body: 
     buildStack(vnfd, flavour, files, body, vduCountsForLevel(flavour, body.instantiationLevelId));
   } catch (e) {
     throw badRequest(`the request does not fit the VNFD: ${(e as Error).message}`);
+  }
+}
+
+/** Built-in Mgmt Drivers bound to the flavour's hooks check their additionalParams here (400 before any stack exists). */
+function checkDriverParams(ctx: ApiContext, packageId: string, flavour: VnfdFlavour, additionalParams: Record<string, unknown>): void {
+  const readFile = (p: string) => ctx.db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, p))).get()?.content;
+  const seen = new Set<string>();
+  for (const binding of Object.values(flavour.hooks)) {
+    const runner = resolveHook(binding!, readFile);
+    if (runner.kind !== 'builtin' || !runner.driver.instantiateParams || seen.has(runner.driver.name)) continue;
+    seen.add(runner.driver.name);
+    const params = parse(runner.driver.instantiateParams, additionalParams, 'additionalParams', ['additionalParams']);
+    for (const f of runner.driver.packageFiles?.(params) ?? []) {
+      if (!readFile(f.path)) throw badRequest(`additionalParams.${f.field}: "${f.path}" is not a file of the VNF package`);
+    }
   }
 }

@@ -17,7 +17,7 @@ export default async function setup(): Promise<void> {
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   process.env.PRODUCT_STATE = path.join(dataDir, 'product.json');
-  const [temporalPort, vimsimPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+  const [temporalPort, vimsimPort, apiPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const temporal = await startDevServer({
     dataDir: path.join(dataDir, 'temporal'), port: temporalPort, uiPort: temporalPort + 1000, namespace: 'default', headless: true,
     log: (m) => fs.appendFileSync(path.join(logDir, 'harness.log'), `${m}\n`),
@@ -28,6 +28,8 @@ export default async function setup(): Promise<void> {
     ...(process.env as Record<string, string>),
     DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), VIMSIM_PORT: String(vimsimPort),
     VIMSIM_DELAY_MS: '100', HEAT_POLL_MS: '200', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
+    // the simulator's servers answer SSH on this port of their own loopback address
+    VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
   };
   const state: ProductState = {
     dataDir, logDir, apiUrl: `http://127.0.0.1:${apiPort}`, vimsimUrl: `http://127.0.0.1:${vimsimPort}`,
