@@ -4,7 +4,7 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { CancelModeRequest, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest } from './schemas/vnflcm';
+import { CancelModeRequest, CreateVnfRequest, HealVnfRequest, InstantiateVnfRequest, ScaleVnfRequest, TerminateVnfRequest } from './schemas/vnflcm';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfpkgm';
 
 const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };
@@ -12,7 +12,7 @@ const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema }
 
 export function openApiDocument(): object {
   const r = new OpenAPIRegistry();
-  const schemas = { CreateVnfPkgInfoRequest, VnfPkgInfoModifications, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest, CancelModeRequest };
+  const schemas = { CreateVnfPkgInfoRequest, VnfPkgInfoModifications, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest, HealVnfRequest, ScaleVnfRequest, CancelModeRequest };
   for (const [name, s] of Object.entries(schemas)) r.register(name, s);
   const id = (name: string) => z.object({ [name]: z.string() });
 
@@ -25,7 +25,9 @@ export function openApiDocument(): object {
     const base = `/vnflcm/${v}`;
     r.registerPath({ method: 'post', path: `${base}/vnf_instances`, request: { body: json(CreateVnfRequest) }, responses: { 201: { description: 'VnfInstance' }, 400: problem, 422: problem } });
     r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/instantiate`, request: { params: id('vnfInstanceId'), body: json(InstantiateVnfRequest) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem } });
-    r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/terminate`, request: { params: id('vnfInstanceId'), body: json(TerminateVnfRequest) }, responses: { 202: { description: 'Accepted' }, 400: problem, 409: problem } });
+    for (const [task, schema] of [['terminate', TerminateVnfRequest], ['heal', HealVnfRequest], ['scale', ScaleVnfRequest]] as const) {
+      r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/${task}`, request: { params: id('vnfInstanceId'), body: json(schema) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem, 422: problem } });
+    }
     for (const task of ['retry', 'rollback', 'fail']) {
       r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/${task}`, request: { params: id('vnfLcmOpOccId') }, responses: { [task === 'fail' ? 200 : 202]: { description: task }, 409: problem } });
     }
