@@ -1,0 +1,217 @@
+/**
+ * SOL002 v3.6.1 VNF LCM coordination client (API 1.0.0), as single exchanges
+ * the change_vnfpkg workflow drives: it does the waiting between them with
+ * durable timers, so nothing here sleeps or loops on Retry-After.
+ *
+ *   postCoordination   POST {endpoint}/lcmcoord/v1/coordinations
+ *                      201 -> result, 503 -> busy (send again later), 202 -> async (poll Location)
+ *   getCoordination    GET the Location the 202 gave (200 -> result, 202 -> pending)
+ *   cancelCoordination POST .../coordinations/{id}/cancel (202; 404/409 = already finished)
+ *
+ * Where Tacker's coord_client differs (see docs reference): Retry-After as an
+ * HTTP-date is honoured, the Location URL itself is polled, tokens are cached,
+ * and a failed token request is an error instead of an unauthenticated call.
+ */
+import { COORD_API_VERSION, COORD_BASE, LcmCoord, type LcmCoordRequest } from './types';
+import { CoordinationError, exchange, scrub, showUrl, type ExchangeResponse } from './client-http';
+import { accessToken, DEFAULT_TIMEOUT_MS, dropToken, planAuth, type AuthPlan, type CoordTarget } from './client-auth';
+
+export { CoordinationError } from './client-http';
+export { certificateThumbprint, clearTokenCache, type CoordTarget } from './client-auth';
+
+export type PostOutcome =
+  | { kind: 'result'; coord: LcmCoord }
+  | { kind: 'busy'; retryAfterMs: number; problem?: unknown }
+  | { kind: 'async'; location: string; retryAfterMs: number };
+
+export type GetOutcome = { kind: 'result'; coord: LcmCoord } | { kind: 'pending'; retryAfterMs: number };
+
+/** Delay when the server gives no (or an unreadable) Retry-After. */
+export const DEFAULT_RETRY_AFTER_MS = 5_000;
+
+/**
+ * Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP-date, in ms from
+ * now (a date in the past gives 0); defaultMs when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | undefined, now: Date, defaultMs: number): number {
+  if (value === undefined) return defaultMs;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) {
+    const ms = Number(v) * 1000;
+    return Number.isSafeInteger(ms) ? ms : defaultMs;
+  }
+  // HTTP-date: IMF-fixdate, RFC 850 or asctime; all name the month in letters
+  // (Date.parse alone would read "5" or "2024" as dates)
+  if (!/\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b/i.test(v)) return defaultMs;
+  const at = Date.parse(/GMT|UTC|[+-]\d{4}$/i.test(v) ? v : `${v} GMT`);
+  if (Number.isNaN(at)) return defaultMs;
+  return Math.max(0, at - now.getTime());
+}
+
+export async function postCoordination(t: CoordTarget, req: LcmCoordRequest): Promise<PostOutcome> {
+  const url = new URL(coordinationsUrl(t));
+  const res = await call(t, 'POST', url, Buffer.from(JSON.stringify(req)));
+  const now = new Date();
+  const retryAfter = () => parseRetryAfter(header(res, 'retry-after'), now, DEFAULT_RETRY_AFTER_MS);
+  switch (res.status) {
+    case 200: // 201 per SOL002; a 200 with the same body is read the same way
+    case 201:
+      return { kind: 'result', coord: readCoord(res, 'POST', url) };
+    case 503: {
+      const problem = parseJson(res.text);
+      return { kind: 'busy', retryAfterMs: retryAfter(), ...(problem !== undefined ? { problem } : {}) };
+    }
+    case 202: {
+      const loc = header(res, 'location');
+      if (!loc) throw new CoordinationError(`POST ${showUrl(url)} answered 202 without a Location header`, { status: 202, retryable: false });
+      return { kind: 'async', location: resolveLocation(loc, url), retryAfterMs: retryAfter() };
+    }
+    default:
+      throw httpError('POST', url, res);
+  }
+}
+
+export async function getCoordination(t: CoordTarget, location: string): Promise<GetOutcome> {
+  const url = resolveLocation(location, new URL(coordinationsUrl(t)));
+  const u = new URL(url);
+  const res = await call(t, 'GET', u);
+  const now = new Date();
+  switch (res.status) {
+    case 200:
+      return { kind: 'result', coord: readCoord(res, 'GET', u) };
+    case 202: // still running
+    case 503: // busy: same answer, try again after Retry-After
+      return { kind: 'pending', retryAfterMs: parseRetryAfter(header(res, 'retry-after'), now, DEFAULT_RETRY_AFTER_MS) };
+    default:
+      throw httpError('GET', u, res);
+  }
+}
+
+/**
+ * Asks the server to cancel a coordination: by its id (under the endpoint) or
+ * by the Location a 202 gave. 404 and 409 mean it has already finished (or
+ * was never there): not an error.
+ */
+export async function cancelCoordination(t: CoordTarget, coordinationIdOrLocation: string): Promise<void> {
+  const s = coordinationIdOrLocation.trim();
+  if (!s) throw new CoordinationError('cancelCoordination needs a coordination id or Location', { retryable: false, stage: 'config' });
+  const base = new URL(coordinationsUrl(t));
+  const resource = /^https?:\/\//i.test(s) || s.startsWith('/')
+    ? resolveLocation(s, base)
+    : `${base.href}/${encodeURIComponent(s)}`;
+  const u = new URL(resource);
+  u.pathname = `${u.pathname.replace(/\/+$/, '')}/cancel`;
+  u.search = '';
+  const res = await call(t, 'POST', u);
+  if ((res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 409) return;
+  throw httpError('POST', u, res);
+}
+
+// ---- helpers --------------------------------------------------------------
+
+function coordinationsUrl(t: CoordTarget): string {
+  let u: URL;
+  try {
+    u = new URL(t.endpoint);
+  } catch {
+    throw new CoordinationError('the coordination endpoint is not an absolute URL', { retryable: false, stage: 'config' });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new CoordinationError(`the coordination endpoint ${showUrl(u)} must be http or https`, { retryable: false, stage: 'config' });
+  }
+  u.search = '';
+  u.hash = '';
+  return `${u.href.replace(/\/+$/, '')}${COORD_BASE}/coordinations`;
+}
+
+/**
+ * The Location as an absolute URL, resolved against the request URL (RFC 9110
+ * §10.2.2; an absolute-path Location lands on the endpoint's origin). It must
+ * be http(s), and not plain http when the endpoint is https (credentials would
+ * travel in clear).
+ */
+function resolveLocation(loc: string, base: URL): string {
+  let u: URL;
+  try {
+    u = new URL(loc.trim(), base);
+  } catch {
+    throw new CoordinationError(`the coordination Location is not a valid URL`, { retryable: false });
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new CoordinationError(`the coordination Location ${showUrl(u)} is not http or https`, { retryable: false });
+  }
+  if (base.protocol === 'https:' && u.protocol === 'http:') {
+    throw new CoordinationError(`the coordination Location ${showUrl(u)} downgrades https to http; refusing to send credentials in clear`, { retryable: false });
+  }
+  u.hash = '';
+  return u.href;
+}
+
+/** One API call with its authentication; on a 401 with OAuth 2.0, one fresh token and one repeat. */
+async function call(t: CoordTarget, method: 'GET' | 'POST', url: URL, body?: Buffer): Promise<Answer> {
+  const plan = planAuth(t, url); // every local check, before any network call
+  const timeoutMs = t.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const send = async (authorization?: string): Promise<Answer> => {
+    const secrets = secretsOf(plan, authorization);
+    const res = await exchange({
+      method, url, body, timeoutMs, tls: plan.tls, stage: 'api', secrets,
+      headers: {
+        Version: COORD_API_VERSION,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+        ...(authorization ? { Authorization: authorization } : {}),
+      },
+    });
+    return { ...res, secrets };
+  };
+  if (plan.kind === 'none') return send();
+  if (plan.kind === 'basic') return send(plan.header);
+  const token = await accessToken(plan, timeoutMs);
+  const res = await send(`Bearer ${token}`);
+  if (res.status !== 401) return res;
+  dropToken(plan, token);
+  const fresh = await accessToken(plan, timeoutMs);
+  return send(`Bearer ${fresh}`);
+}
+
+/** An answer with the secrets its request carried (to mask them in what the server echoes). */
+type Answer = ExchangeResponse & { secrets: string[] };
+
+function secretsOf(plan: AuthPlan, authorization?: string): string[] {
+  const s = [...plan.secrets];
+  if (authorization) s.push(authorization, authorization.replace(/^\S+\s+/, ''));
+  return s;
+}
+
+function header(res: ExchangeResponse, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try { return JSON.parse(text); } catch { return undefined; }
+}
+
+function readCoord(res: ExchangeResponse, method: string, url: URL): LcmCoord {
+  const parsed = LcmCoord.safeParse(parseJson(res.text));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const what = issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'not JSON';
+    throw new CoordinationError(`${method} ${showUrl(url)} answered ${res.status} with an invalid LcmCoord (${what})`, { status: res.status, retryable: false });
+  }
+  return parsed.data;
+}
+
+/** The error for an answer that is neither an outcome nor "already finished". */
+function httpError(method: string, url: URL, res: Answer): CoordinationError {
+  const p = parseJson(res.text) as Record<string, unknown> | undefined;
+  const detail = typeof p?.detail === 'string' ? p.detail : typeof p?.title === 'string' ? p.title
+    : res.text && !/^\s*[<{[]/.test(res.text) ? res.text : '';
+  const status = res.status;
+  // 408/429 are "try later" by definition even though they are 4xx
+  const retryable = status >= 500 || status === 408 || status === 429 || status < 200;
+  const retryAfterMs = retryable && header(res, 'retry-after') !== undefined
+    ? parseRetryAfter(header(res, 'retry-after'), new Date(), DEFAULT_RETRY_AFTER_MS) : undefined;
+  const msg = scrub(`${method} ${showUrl(url)} -> ${status}${detail ? `: ${detail.slice(0, 1000)}` : ''}`, res.secrets);
+  return new CoordinationError(msg, { status, retryable, stage: 'api', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+}
