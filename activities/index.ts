@@ -1,5 +1,6 @@
 /** All activities, built once per worker from its dependencies. */
 import type { ActivityDeps } from './deps';
+import { changeVnfpkgActivities } from './change-vnfpkg';
 import { hookActivities } from './hooks';
 import { instanceActivities } from './instance';
 import { opStateActivities } from './op-state';
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps) {
     ...hookActivities(deps),
     ...packageActivities(deps),
     ...scaleActivities(deps),
+    ...changeVnfpkgActivities(deps),
   };
 }
 

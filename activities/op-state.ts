@@ -11,7 +11,8 @@ export interface RecordOpStateArgs {
   opOccId: string;
   state: OpState;
   error?: ProblemDetails;
-  currentStep: string | null;
+  /** undefined = leave as it is. */
+  currentStep?: string | null;
   isCancelPending: boolean;
   cancelMode: string | null;
 }
@@ -26,11 +27,16 @@ export function opStateActivities({ db, box }: ActivityDeps) {
         ...(changed ? { stateEnteredTime: new Date().toISOString() } : {}),
         // The error stays visible until the op moves on from FAILED_TEMP/FAILED.
         ...(a.error ? { error: a.error } : a.state === 'PROCESSING' || a.state === 'ROLLING_BACK' || a.state === 'COMPLETED' || a.state === 'ROLLED_BACK' ? { error: null } : {}),
-        currentStep: a.currentStep,
+        ...(a.currentStep !== undefined ? { currentStep: a.currentStep } : {}),
         isCancelPending: a.isCancelPending,
         cancelMode: a.cancelMode,
         workflowStarted: true,
       }).where(eq(vnfLcmOpOccs.id, a.opOccId)).run();
+    },
+
+    /** Progress inside a step (e.g. which VNFC a rolling update is on), shown as currentStep. */
+    async recordStep({ opOccId, step }: { opOccId: string; step: string }): Promise<void> {
+      db.update(vnfLcmOpOccs).set({ currentStep: step }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
     },
 
     /** What the workflow needs to lay out its steps (no secrets). */

@@ -16,18 +16,23 @@ import { flavourOf, instantiateInputOf, loadInstance, loadOpOcc, loadVnfd, opPar
 
 export interface StackStatus { id: string; name: string; status: string; reason?: string }
 
-/** The stack for the instance with the given VNFC counts per VDU (default: what it has now, or the level at instantiate). */
-export function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>): StackSpec {
+/**
+ * The stack for the instance with the given VNFC counts per VDU (default: what
+ * it has now, or the level at instantiate), from its package or another one
+ * (change_vnfpkg builds the target package's stack for the same instance).
+ */
+export function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>, packageId?: string): StackSpec {
   const { db, box } = deps;
   const op = loadOpOcc(db, opOccId);
-  const { inst, flavour } = flavourOf(db, box, op);
-  if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in its VNFD`, 'InvalidInput');
+  const { inst, flavour: current } = flavourOf(db, box, op);
+  const vnfd = loadVnfd(db, packageId ?? inst.vnfPkgId);
+  const flavour = packageId ? vnfd.flavours[current?.flavourId ?? ''] : current;
+  if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in the VNFD ${vnfd.vnfdId}`, 'InvalidInput');
   const input = instantiateInputOf(box, op, inst);
-  const vnfd = loadVnfd(db, inst.vnfPkgId);
   const target = counts
     ?? (op.operation === 'INSTANTIATE' ? vduCountsForLevel(flavour, input.instantiationLevelId) : currentCounts(inst.instantiatedVnfInfo as InstantiatedVnfInfo | null, Object.keys(flavour.vdus)));
   try {
-    return buildStack(vnfd, flavour, baseHotFiles(db, inst.vnfPkgId), input, target);
+    return buildStack(vnfd, flavour, baseHotFiles(db, packageId ?? inst.vnfPkgId), input, target);
   } catch (e) {
     throw ApplicationFailure.nonRetryable(`cannot build the Heat template: ${(e as Error).message}`, 'InvalidInput');
   }

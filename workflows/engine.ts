@@ -30,6 +30,8 @@ export interface Step {
   abort?(): Promise<void>;
   /** Once started, the op can no longer be rolled back (e.g. stack deletion). */
   irreversible?: boolean;
+  /** Any cancel interrupts it, GRACEFUL too (long external waits such as coordinations). */
+  interruptible?: boolean;
 }
 
 
@@ -47,12 +49,14 @@ export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpS
   let cancel: CancelMode | undefined;
   let stepScope: CancellationScope | undefined;
   let stepName: string | undefined;
+  let stepInterruptible = false;
 
   async function enter(next: OpState, error?: ProblemDetails): Promise<void> {
     state = next;
     upsertSearchAttributes([{ key: SA_LCM_OPERATION_STATE, value: next }]);
     await db.recordOpState({
-      opOccId: input.opOccId, state: next, error, currentStep: stepName ?? null,
+      // currentStep keeps the last progress shown (FAILED_TEMP tells where it stopped); final states clear it
+      opOccId: input.opOccId, state: next, error, currentStep: isFinal(next) ? null : undefined,
       isCancelPending: cancel !== undefined && next !== 'FAILED_TEMP' && !isFinal(next), cancelMode: cancel ?? null,
     });
     transitions++;
@@ -80,7 +84,7 @@ export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpS
   setHandler(failUpdate, () => decide('fail'), { validator: () => requireFailedTemp('fail') });
   setHandler(cancelUpdate, async (mode: CancelMode) => {
     cancel = mode;
-    if (mode === 'FORCEFUL') stepScope?.cancel();
+    if (mode === 'FORCEFUL' || stepInterruptible) stepScope?.cancel();
     if (state === 'STARTING') return;
     await db.recordOpState({ opOccId: input.opOccId, state, currentStep: stepName ?? null, isCancelPending: true, cancelMode: mode });
   }, {
@@ -95,18 +99,20 @@ export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpS
   async function runStep(step: Step, fn: () => Promise<void>): Promise<void> {
     if (cancel) throw new CancelledByOperator(`cancelled (${cancel}) before step "${step.name}"`);
     stepName = step.name;
+    stepInterruptible = !!step.interruptible;
     await db.recordOpState({ opOccId: input.opOccId, state, currentStep: step.name, isCancelPending: false, cancelMode: null });
     stepScope = new CancellationScope();
     try {
       await stepScope.run(fn);
     } catch (err) {
-      if (cancel === 'FORCEFUL' && isCancellation(err)) {
+      if (cancel && isCancellation(err)) {
         if (step.abort) await CancellationScope.nonCancellable(() => step.abort!());
-        throw new CancelledByOperator(`cancelled (FORCEFUL) during step "${step.name}"`);
+        throw new CancelledByOperator(`cancelled (${cancel}) during step "${step.name}"`);
       }
       throw err;
     } finally {
       stepScope = undefined;
+      stepInterruptible = false;
     }
   }
 

@@ -5,6 +5,7 @@ import { instantiate } from './instantiate';
 import { terminate } from './terminate';
 import { heal } from './heal';
 import { scale } from './scale';
+import { changeVnfpkg } from './change-vnfpkg';
 
 export { onboard } from './onboard';
 
@@ -14,6 +15,7 @@ export async function lcmOperation(input: LcmOpInput) {
     case 'TERMINATE': return terminate(input);
     case 'HEAL': return heal(input);
     case 'SCALE': return scale(input);
+    case 'CHANGE_VNFPKG': return changeVnfpkg(input);
     default: throw ApplicationFailure.nonRetryable(`operation ${input.operation} is not implemented`);
   }
 }

@@ -13,13 +13,14 @@ import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../wor
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
 import { operatorTask, startOperation } from '../operations';
+import { ChangeCurrentVnfPkgRequest } from '../schemas/change-vnfpkg';
 import { CancelModeRequest, CreateVnfRequest, HealVnfRequest, InstantiateVnfRequest, ScaleVnfRequest, TerminateVnfRequest } from '../schemas/vnflcm';
 import { planScale } from '../../infra/scale-plan';
 import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import { parse } from '../validate';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { filterRows } from './filter';
-import { refreshPackageUsage } from './vnfpkgm';
+import { refreshPackageUsage } from '../../common/db/package-usage';
 import { resolveVim } from './vim-selection';
 
 const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
@@ -68,7 +69,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
     }).run();
-    refreshPackageUsage(ctx, pkg.id);
+    refreshPackageUsage(ctx.db, pkg.id);
     res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${id}`).json(instanceView(loadInstance(id), v));
   });
 
@@ -85,7 +86,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     const open = db.select().from(vnfLcmOpOccs).where(and(eq(vnfLcmOpOccs.vnfInstanceId, inst.id), eq(vnfLcmOpOccs.operationState, 'FAILED_TEMP'))).get();
     if (open) throw conflict(`VNF instance ${inst.id} has operation ${open.id} in FAILED_TEMP`);
     db.delete(vnfInstances).where(eq(vnfInstances.id, inst.id)).run();
-    refreshPackageUsage(ctx, inst.vnfPkgId);
+    refreshPackageUsage(ctx.db, inst.vnfPkgId);
     res.status(204).end();
   });
 
@@ -148,6 +149,27 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       throw msg.startsWith('aspectId') ? badRequest(msg) : unprocessable(msg);
     }
     const op = await startOperation(ctx, { instanceId: req.params.id, operation: 'SCALE', params: body, precondition: requireInstantiated });
+    accepted(res, op.id);
+  });
+
+  r.post('/vnf_instances/:id/change_vnfpkg', json, async (req, res) => {
+    if (v !== 'v2') throw notFound('change_vnfpkg is a /vnflcm/v2 task');
+    const body = parse(ChangeCurrentVnfPkgRequest, req.body);
+    const { inst, info } = instantiatedInfo(req.params.id);
+    if (body.additionalParams.upgrade_type === 'BlueGreen') {
+      throw unprocessable('additionalParams.upgrade_type: BlueGreen is not supported yet on OpenStack; use RollingUpdate');
+    }
+    const target = db.select().from(vnfPackages).where(and(eq(vnfPackages.vnfdId, body.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED')))
+      .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
+    if (!target) throw unprocessable(`vnfdId: no onboarded VNF package has vnfdId ${body.vnfdId}`);
+    if (target.operationalState !== 'ENABLED') throw conflict(`VNF package ${target.id} (vnfdId ${body.vnfdId}) is DISABLED`);
+    if (target.id === inst.vnfPkgId) throw unprocessable(`vnfdId: VNF instance ${inst.id} already uses package ${target.id}`);
+    const flavour = (target.vnfd as unknown as Vnfd).flavours[info.flavourId];
+    if (!flavour) throw unprocessable(`vnfdId: the new VNFD has no flavour ${info.flavourId}, the instance's flavour`);
+    body.additionalParams.vdu_params.forEach((p, i) => {
+      if (!flavour.vdus[p.vdu_id]) throw badRequest(`additionalParams.vdu_params[${i}].vdu_id: "${p.vdu_id}" is not a VDU of flavour ${info.flavourId}`);
+    });
+    const op = await startOperation(ctx, { instanceId: inst.id, operation: 'CHANGE_VNFPKG', params: body, precondition: requireInstantiated });
     accepted(res, op.id);
   });
 

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import express, { Router } from 'express';
 import AdmZip from 'adm-zip';
 import { and, eq, inArray } from 'drizzle-orm';
-import { vnfInstances, vnfPackageContents, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
+import { vnfPackageContents, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound } from '../errors';
 import { parse } from '../validate';
@@ -132,10 +132,4 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   });
 
   return r;
-}
-
-/** Package usageState follows the instances created from it. */
-export function refreshPackageUsage(ctx: ApiContext, packageId: string): void {
-  const used = ctx.db.select({ id: vnfInstances.id }).from(vnfInstances).where(eq(vnfInstances.vnfPkgId, packageId)).get();
-  ctx.db.update(vnfPackages).set({ usageState: used ? 'IN_USE' : 'NOT_IN_USE' }).where(eq(vnfPackages.id, packageId)).run();
 }

@@ -30,6 +30,8 @@ export default async function setup(): Promise<void> {
     VIMSIM_DELAY_MS: '100', HEAT_POLL_MS: '200', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
+    // TLS material for the coordination client; tests write these files when they need them
+    COORD_CA_FILE: path.join(dataDir, 'coord', 'ca.pem'), COORD_CLIENT_CERT: path.join(dataDir, 'coord', 'client.pem'), COORD_CLIENT_KEY: path.join(dataDir, 'coord', 'client-key.pem'),
   };
   const state: ProductState = {
     dataDir, logDir, apiUrl: `http://127.0.0.1:${apiPort}`, vimsimUrl: `http://127.0.0.1:${vimsimPort}`,

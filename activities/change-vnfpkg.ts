@@ -1,0 +1,235 @@
+/**
+ * ChangeCurrentVnfPkg (rolling update) activities: the plan (which VNFCs, in
+ * which order, how each is coordinated), the stack update that puts a chosen
+ * set of VNFCs on the new package, the switch of the instance's package, and
+ * the single coordination exchanges (the workflow does the waiting).
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import fs from 'node:fs';
+import { and, desc, eq } from 'drizzle-orm';
+import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../common/db/schema';
+import { cancelCoordination, getCoordination, postCoordination } from '../coord/client';
+import type { CoordTarget, GetOutcome, PostOutcome } from '../coord/client';
+import type { LcmCoord, LcmCoordRequest } from '../coord/types';
+import type { ChangeCurrentVnfPkgRequest, VnfcParam } from '../api/schemas/change-vnfpkg';
+import { vnfcTargets } from '../infra/hot/nfv-param';
+import { heatForVim, stackNameFor } from '../infra/vim';
+import type { InstantiatedVnfInfo } from '../infra/vnf-info';
+import { vnfcAddress } from '../infra/vnfc-address';
+import { mappedDriver } from '../mgmt/mapping';
+import { runScript } from '../mgmt/script-runner';
+import { redact } from '../common/secrets';
+import type { ActivityDeps } from './deps';
+import { flavourOf, loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import { currentCounts, stackSpecFor } from './stack';
+import { refreshPackageUsage } from '../common/db/package-usage';
+
+export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }
+export type CoordMode = { kind: 'builtin' | 'script' | 'none'; timeoutMs: number };
+export interface ChangeVnfpkgPlan {
+  oldPackageId: string;
+  newPackageId: string;
+  targets: RollingTarget[];
+  /** How each VNFC is coordinated after its update (new) and after its rollback (old). */
+  coordination: Record<string, { new: CoordMode; old: CoordMode }>;
+}
+interface CoordArgs { opOccId: string; vnfcId: string; isRollback: boolean }
+
+export const COORDINATION_ACTION = 'prv.tacker_organization.coordination_test';
+const DEFAULT_COORD_TIMEOUT_S = 300;
+const BUILTIN = 'coordination';
+
+const indexOf = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? 0);
+const scriptPath = (p?: string) => p?.replace(/^\.\//, '');
+
+export function changeVnfpkgActivities(deps: ActivityDeps) {
+  const { db, box, cfg } = deps;
+  const request = (opOccId: string) => opParams<ChangeCurrentVnfPkgRequest>(box, loadOpOcc(db, opOccId));
+
+  /** The vnfc_param for a VNFC (new, or old when rolling back), with its secrets. */
+  const vnfcParam = (opOccId: string, vnfcId: string, isRollback: boolean) => {
+    const op = loadOpOcc(db, opOccId);
+    const inst = loadInstance(db, op.vnfInstanceId);
+    const vnfc = (inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo).vnfcResourceInfo.find((v) => v.id === vnfcId);
+    if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
+    const vp = opParams<ChangeCurrentVnfPkgRequest>(box, op).additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
+    return { op, inst, vnfc, param: (isRollback ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined };
+  };
+
+  const coordTarget = (param: VnfcParam): CoordTarget => {
+    // Files named by COORD_CA_FILE / COORD_CLIENT_CERT / COORD_CLIENT_KEY, read per call so a rotated cert is picked up.
+    const read = (f?: string) => (f && fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined);
+    const cert = read(process.env.COORD_CLIENT_CERT);
+    const key = read(process.env.COORD_CLIENT_KEY);
+    return { endpoint: param.endpoint!, authentication: param.authentication, ca: read(process.env.COORD_CA_FILE), clientCert: cert && key ? { cert, key } : undefined };
+  };
+
+  const coordRequest = (op: { id: string; vnfInstanceId: string }, vnfcId: string, param: VnfcParam): LcmCoordRequest => ({
+    vnfInstanceId: op.vnfInstanceId,
+    vnfLcmOpOccId: op.id,
+    lcmOperationType: 'CHANGE_VNFPKG',
+    coordinationActionName: COORDINATION_ACTION,
+    inputParams: { vnfcInstanceId: vnfcId, ...(param.inputParams ?? {}) },
+    _links: {
+      vnfLcmOpOcc: { href: `${cfg.apiBaseUrl}/vnflcm/v2/vnf_lcm_op_occs/${op.id}` },
+      vnfInstance: { href: `${cfg.apiBaseUrl}/vnflcm/v2/vnf_instances/${op.vnfInstanceId}` },
+    },
+  });
+
+  /** lcmCoordinations[] / rejectedLcmCoordinations[] of the op occ, entries upserted by id. */
+  const record = (opOccId: string, list: 'lcmCoordinations' | 'rejectedLcmCoordinations', entry: Record<string, unknown>) => {
+    db.transaction((tx) => {
+      const op = tx.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get()!;
+      const items = [...(op[list] ?? [])];
+      const at = entry.id ? items.findIndex((e) => e.id === entry.id) : -1;
+      if (at >= 0) items[at] = { ...items[at], ...entry }; else items.push(entry);
+      tx.update(vnfLcmOpOccs).set({ [list]: items }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
+    });
+  };
+  const recordResult = (opOccId: string, coord: LcmCoord, delay?: number) => record(opOccId, 'lcmCoordinations', {
+    id: coord.id, coordinationActionName: coord.coordinationActionName, coordinationResult: coord.coordinationResult,
+    endTime: new Date().toISOString(), endpointType: 'MGMT', ...(delay !== undefined ? { delay } : {}),
+  });
+  const failure = (e: unknown) => {
+    const err = e as { message: string; retryable?: boolean };
+    return err.retryable === false ? ApplicationFailure.nonRetryable(err.message, 'CoordinationFailed') : e;
+  };
+
+  return {
+    async describeChangeVnfpkg({ opOccId }: { opOccId: string }): Promise<ChangeVnfpkgPlan> {
+      const op = loadOpOcc(db, opOccId);
+      const { inst } = flavourOf(db, box, op);
+      const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
+      const pkg = db.select().from(vnfPackages).where(and(eq(vnfPackages.vnfdId, req.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED')))
+        .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
+      if (!pkg) throw ApplicationFailure.nonRetryable(`no onboarded package has vnfdId ${req.vnfdId}`, 'InvalidInput');
+      const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
+      const order = req.additionalParams.vdu_params.map((p) => p.vdu_id);
+      const targets = info.vnfcResourceInfo.filter((v) => order.includes(v.vduId))
+        .map((v) => ({ vnfcId: v.id, vduId: v.vduId, heatResourceName: v.metadata.heatResourceName }))
+        .sort((a, b) => indexOf(b.heatResourceName) - indexOf(a.heatResourceName) || order.indexOf(a.vduId) - order.indexOf(b.vduId));
+      const packageFile = (packageId: string, p: string) => db.select().from(vnfPackageFiles)
+        .where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, p))).get()?.content;
+      const mode = (script: string | undefined, packageId: string, param: VnfcParam | undefined): CoordMode => {
+        const timeoutMs = (param?.timeout ?? DEFAULT_COORD_TIMEOUT_S) * 1000;
+        const path = scriptPath(script);
+        if (path && mappedDriver(path) === BUILTIN) return { kind: param?.endpoint ? 'builtin' : 'none', timeoutMs };
+        if (path) {
+          if (!packageFile(packageId, path)) throw ApplicationFailure.nonRetryable(`coordinate script ${path} is not in package ${packageId}`, 'InvalidInput');
+          return { kind: 'script', timeoutMs };
+        }
+        return { kind: param?.endpoint ? 'builtin' : 'none', timeoutMs };
+      };
+      const coordination: ChangeVnfpkgPlan['coordination'] = {};
+      for (const t of targets) {
+        const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === t.vduId);
+        coordination[t.vnfcId] = {
+          new: mode(req.additionalParams['lcm-operation-coordinate-new-vnf'], pkg.id, vp?.new_vnfc_param),
+          old: mode(req.additionalParams['lcm-operation-coordinate-old-vnf'], inst.vnfPkgId, vp?.old_vnfc_param),
+        };
+      }
+      return { oldPackageId: inst.vnfPkgId, newPackageId: pkg.id, targets, coordination };
+    },
+
+    /**
+     * One stack update: the template of `templateFrom`, and the `nfv`
+     * parameter taking the new package's values for the VNFCs in `newOn`
+     * and the old package's for the rest — so a single VNFC moves at a time.
+     */
+    async applyPackageMix(a: { opOccId: string; templateFrom: string; oldPackageId: string; newPackageId: string; newOn: string[] }): Promise<void> {
+      const op = loadOpOcc(db, a.opOccId);
+      const { inst, flavour } = flavourOf(db, box, op);
+      const counts = currentCounts(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, Object.keys(flavour.vdus));
+      const oldSpec = stackSpecFor(deps, a.opOccId, counts, a.oldPackageId);
+      const newSpec = stackSpecFor(deps, a.opOccId, counts, a.newPackageId);
+      const spec = a.templateFrom === a.newPackageId ? newSpec : oldSpec;
+      const nfv = structuredClone(oldSpec.parameters.nfv) as { VDU: Record<string, unknown>; CP: Record<string, unknown> };
+      const newNfv = newSpec.parameters.nfv as typeof nfv;
+      for (const name of a.newOn) {
+        const vduId = name.replace(/-\d+$/, '');
+        if (!flavour.vdus[vduId]) continue;
+        for (const t of vnfcTargets(flavour, vduId, indexOf(name))) {
+          const section = t.kind === 'cp' ? 'CP' : 'VDU';
+          if (newNfv[section]?.[t.key] !== undefined) nfv[section][t.key] = newNfv[section][t.key];
+        }
+      }
+      const heat = heatForVim(db, box, inst.vimId!);
+      const s = await heat.getStack(stackNameFor(inst.id), inst.stackId!);
+      if (s?.stack_status.endsWith('_IN_PROGRESS')) return; // an earlier attempt's update is still running
+      await heat.updateStack(stackNameFor(inst.id), inst.stackId!, { template: spec.template, files: spec.files, parameters: { ...spec.parameters, nfv } }, 'PATCH');
+    },
+
+    /** The instance now belongs to `packageId` (its VNFD, product fields); package usage states follow. */
+    async switchInstancePackage({ opOccId, packageId }: { opOccId: string; packageId: string }): Promise<void> {
+      const op = loadOpOcc(db, opOccId);
+      const inst = loadInstance(db, op.vnfInstanceId);
+      const pkg = db.select().from(vnfPackages).where(eq(vnfPackages.id, packageId)).get()!;
+      db.transaction((tx) => {
+        tx.update(vnfInstances).set({
+          vnfPkgId: pkg.id, vnfdId: pkg.vnfdId!, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
+          vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!,
+        }).where(eq(vnfInstances.id, inst.id)).run();
+        tx.update(vnfLcmOpOccs).set({ changedInfo: { vnfdId: pkg.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider, vnfProductName: pkg.vnfProductName, vnfSoftwareVersion: pkg.vnfSoftwareVersion, vnfdVersion: pkg.vnfdVersion } })
+          .where(eq(vnfLcmOpOccs.id, opOccId)).run();
+      });
+      refreshPackageUsage(db, inst.vnfPkgId);
+      refreshPackageUsage(db, pkg.id);
+    },
+
+    async coordPost({ opOccId, vnfcId, isRollback }: CoordArgs): Promise<PostOutcome> {
+      const { op, param } = vnfcParam(opOccId, vnfcId, isRollback);
+      if (!param?.endpoint) throw ApplicationFailure.nonRetryable(`no coordination endpoint for VNFC ${vnfcId}`, 'InvalidInput');
+      const started = new Date().toISOString();
+      let o: PostOutcome;
+      try {
+        o = await postCoordination(coordTarget(param), coordRequest(op, vnfcId, param));
+      } catch (e) {
+        throw failure(e);
+      }
+      if (o.kind === 'busy') {
+        record(opOccId, 'rejectedLcmCoordinations', { coordinationActionName: COORDINATION_ACTION, rejectionTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
+      } else if (o.kind === 'async') {
+        record(opOccId, 'lcmCoordinations', { id: o.location.split('/').pop(), coordinationActionName: COORDINATION_ACTION, startTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
+      } else {
+        record(opOccId, 'lcmCoordinations', { id: o.coord.id, coordinationActionName: o.coord.coordinationActionName, startTime: started, endpointType: 'MGMT' });
+        recordResult(opOccId, o.coord);
+      }
+      return redact(o);
+    },
+
+    async coordGet({ opOccId, vnfcId, isRollback, location }: CoordArgs & { location: string }): Promise<GetOutcome> {
+      const { param } = vnfcParam(opOccId, vnfcId, isRollback);
+      let o: GetOutcome;
+      try {
+        o = await getCoordination(coordTarget(param!), location);
+      } catch (e) {
+        throw failure(e);
+      }
+      if (o.kind === 'result') recordResult(opOccId, o.coord);
+      return redact(o);
+    },
+
+    async coordCancel({ opOccId, vnfcId, isRollback, location }: CoordArgs & { location: string }): Promise<void> {
+      const { param } = vnfcParam(opOccId, vnfcId, isRollback);
+      await cancelCoordination(coordTarget(param!), location);
+      record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
+    },
+
+    /** A coordinate script from the package, run with a JSON document on stdin (Tacker's get pickled stdin). */
+    async runCoordinateScript({ opOccId, vnfcId, isRollback, packageId, timeoutMs }: CoordArgs & { packageId: string; timeoutMs: number }): Promise<void> {
+      const { op, inst, vnfc, param } = vnfcParam(opOccId, vnfcId, isRollback);
+      const req = request(opOccId);
+      const file = scriptPath(isRollback ? req.additionalParams['lcm-operation-coordinate-old-vnf'] : req.additionalParams['lcm-operation-coordinate-new-vnf'])!;
+      const content = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, file))).get()?.content;
+      if (!content) throw ApplicationFailure.nonRetryable(`coordinate script ${file} is not in package ${packageId}`, 'InvalidInput');
+      const flavour = loadVnfd(db, inst.vnfPkgId).flavours[(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo).flavourId];
+      const address = param && flavour?.cps[param.cp_name]?.vduId === vnfc.vduId ? await vnfcAddress(heatForVim(db, box, inst.vimId!), vnfc, param.cp_name) : undefined;
+      const secrets = [param?.password, param?.authentication?.paramsBasic?.password, param?.authentication?.paramsOauth2ClientCredentials?.clientPassword].filter((s): s is string => !!s);
+      const r = await runScript(file, content, {
+        vnfc_param: { ...param, ssh_ip: address }, is_rollback: isRollback, vnfc_id: vnfcId,
+        LcmCoordRequest: { ...coordRequest(op, vnfcId, param ?? ({} as VnfcParam)), coordinationActionName: '' },
+      }, { timeoutMs, secrets });
+      if (r.code !== 0) throw ApplicationFailure.nonRetryable(`coordinate script ${file} for VNFC ${vnfcId} exited ${r.code}: ${r.stderr.trim().slice(-2000) || r.stdout.trim().slice(-2000)}`, 'CoordinationFailed');
+    },
+  };
+}
