@@ -13,9 +13,21 @@ describe('product sample packages', () => {
   });
 
   it.each(sampleNames(SAMPLES))('%s loads', (name) => {
+    expect(Object.keys(load(name).vnfd.flavours)).toContain('simple');
+  });
+
+  it.each(['two_vdu_vnf', 'one_vdu_vnf'])('%s has no Mgmt Driver hooks', (name) => {
     const { vnfd } = load(name);
     expect(vnfd.provider).toBe('NFVO Samples');
     for (const flavour of Object.values(vnfd.flavours)) expect(flavour.hooks).toEqual({});
+  });
+
+  it('private_registry_vnf is seed 000\'s VNF, its hooks naming Tacker\'s driver file', () => {
+    const { vnfd } = load('private_registry_vnf');
+    expect(vnfd.vnfdId).toBe('c1bb0ce7-ebca-4fa7-95ed-4840d70a118f');
+    expect(vnfd.productName).toBe('Sample Private registry VNF');
+    expect(vnfd.flavours.simple.hooks.instantiate_end?.file).toBe('Scripts/private_registry_mgmt.py');
+    expect(vnfd.flavours.simple.hooks.heal_end?.file).toBe('Scripts/private_registry_mgmt.py');
   });
 
   it('zips reproducibly', () => {
