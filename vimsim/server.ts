@@ -15,10 +15,14 @@ import { Identity, type SimUser } from './keystone/identity';
 import { keystoneRouter } from './keystone/routes';
 import { TokenService } from './keystone/tokens';
 import { adminRouter } from './sim/routes';
+import { DEFAULT_SSH_USERS, type SshUser } from './ssh/credentials';
+import { SshManager } from './ssh/manager';
+import { sshAdminRouter } from './ssh/routes';
 import { Stats } from './sim/stats';
 import { StateStore } from './state/store';
 
 export type { SimUser } from './keystone/identity';
+export type { SshUser } from './ssh/credentials';
 
 export interface VimSimOptions {
   host?: string;
@@ -29,6 +33,10 @@ export interface VimSimOptions {
   tokenTtlSec?: number;
   users?: SimUser[];
   sshCidr?: string;
+  /** Port of every server's SSH endpoint (on its pool address); 0 = no SSH endpoints. */
+  sshPort?: number;
+  /** The image's default accounts, used unless a server's user_data says otherwise. */
+  sshUsers?: SshUser[];
 }
 
 export interface VimSim {
@@ -42,6 +50,8 @@ export interface VimSim {
 export const DEFAULT_PORT = 9891;
 export const DEFAULT_DELAY_MS = 300;
 export const DEFAULT_SSH_CIDR = '127.20.0.0/16';
+export const DEFAULT_SSH_PORT = 22;
+export { DEFAULT_SSH_USERS };
 export const DEFAULT_USERS: SimUser[] = [{ name: 'admin', password: 'devstack', project: 'admin', domain: 'Default' }];
 
 function defaultLogger(): Logger {
@@ -62,6 +72,11 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
     { delayMs: opts.delayMs ?? DEFAULT_DELAY_MS, sshCidr: opts.sshCidr ?? DEFAULT_SSH_CIDR },
     logger,
   );
+  const ssh = new SshManager(
+    store,
+    { port: opts.sshPort ?? DEFAULT_SSH_PORT, sshCidr: engine.settings.sshCidr, users: opts.sshUsers ?? DEFAULT_SSH_USERS },
+    logger,
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -75,6 +90,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   });
   app.use('/identity', keystoneRouter(identity, tokens, stats));
   app.use('/heat', heatRouter({ store, engine, tokens, stats }));
+  app.use('/sim', sshAdminRouter(ssh));
   app.use('/sim', adminRouter({ store, engine, faults, tokens, stats }));
   app.use((req, res) => {
     res.status(404).json({ error: { code: 404, title: 'Not Found', message: `No route for ${req.method} ${req.path}` } });
@@ -104,6 +120,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   const url = `http://${advertised}:${port}`;
 
   engine.resumeAll();
+  ssh.start();
   logger.info({ url, dataDir: opts.dataDir, delayMs: engine.settings.delayMs }, 'VIM simulator listening');
 
   let closed: Promise<void> | undefined;
@@ -115,6 +132,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
         // Timers stop but pending operations stay recorded: a restart resumes them.
         engine.stopTimers();
         store.save();
+        ssh.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });

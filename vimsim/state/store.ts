@@ -11,6 +11,7 @@ import { emptyState, type SimState } from './model';
 export class StateStore {
   private state: SimState;
   private readonly file: string;
+  private readonly saveListeners: (() => void)[] = [];
 
   private constructor(dir: string, state: SimState) {
     this.file = path.join(dir, 'state.json');
@@ -39,6 +40,12 @@ export class StateStore {
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.state));
     fs.renameSync(tmp, this.file);
+    for (const listener of this.saveListeners) listener();
+  }
+
+  /** Called after every save (the SSH side follows server creation and deletion this way). */
+  onSave(listener: () => void): void {
+    this.saveListeners.push(listener);
   }
 
   /** Runs fn; on throw restores the state as it was before and rethrows. Saves on success. */

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { NetworkState, ResourceRecord, SimState } from '../../state/model';
+import { generateHostKey } from '../../ssh/hostkey';
 import { newUuid } from '../../util/ids';
 import { nameOf, str, type ResourceBehaviour, type ResourceContext } from '../behaviour';
 import { createPort, releasePort } from '../network';
@@ -91,6 +92,8 @@ export const novaServer: ResourceBehaviour = {
   replaceOn: [],
   create(ctx, res) {
     res.data.instanceName = `instance-${randomBytes(4).toString('hex')}`;
+    // Its SSH host key (vimsim/ssh): born with the server, so a replacement presents a new one.
+    res.data.sshHostKey = generateHostKey();
     attachPorts(ctx, res);
   },
   update(ctx, res, oldProps) {

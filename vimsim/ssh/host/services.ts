@@ -1,0 +1,104 @@
+/**
+ * systemd as far as drivers touch it: units start/stop/restart, and unit
+ * files plus drop-ins are only seen after `daemon-reload` — a proxy drop-in
+ * written without a reload is not applied, and systemctl warns about it.
+ */
+import type { SimHost } from './host';
+
+const UNIT_DIR = '/etc/systemd/system';
+
+export function unitName(arg: string): string {
+  return arg.replace(/\.(service|socket)$/, '');
+}
+
+/** Unit file and drop-ins of a unit as they are on disk now. */
+function unitFilesOnDisk(host: SimHost, unit: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const main = `${UNIT_DIR}/${unit}.service`;
+  const mainNode = host.fs.get(main);
+  if (mainNode?.kind === 'file') files.set(main, mainNode.data.toString('utf8'));
+  const dropins = `${UNIT_DIR}/${unit}.service.d`;
+  if (host.fs.isDir(dropins)) {
+    for (const name of host.fs.list(dropins).filter((n) => n.endsWith('.conf'))) {
+      const node = host.fs.get(`${dropins}/${name}`);
+      if (node?.kind === 'file') files.set(`${dropins}/${name}`, node.data.toString('utf8'));
+    }
+  }
+  return files;
+}
+
+export function daemonReload(host: SimHost): void {
+  const loaded = new Map<string, string>();
+  for (const unit of new Set([...host.services.keys(), 'docker', 'containerd'])) {
+    for (const [p, text] of unitFilesOnDisk(host, unit)) loaded.set(p, text);
+  }
+  host.loadedUnits = loaded;
+}
+
+export function changedOnDisk(host: SimHost, unit: string): boolean {
+  const onDisk = unitFilesOnDisk(host, unit);
+  const loaded = [...host.loadedUnits].filter(([p]) => p.startsWith(`${UNIT_DIR}/${unit}.service`));
+  if (loaded.length !== onDisk.size) return true;
+  return loaded.some(([p, text]) => onDisk.get(p) !== text);
+}
+
+/** Environment= settings of a unit's loaded drop-ins (quoted "A=B" pairs or bare A=B). */
+function loadedEnvironment(host: SimHost, unit: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [p, text] of host.loadedUnits) {
+    if (!p.startsWith(`${UNIT_DIR}/${unit}.service`)) continue;
+    for (const line of text.split('\n')) {
+      const m = /^\s*Environment\s*=\s*(.*)$/.exec(line);
+      if (!m) continue;
+      for (const pair of m[1].match(/"[^"]*"|'[^']*'|\S+/g) ?? []) {
+        const kv = pair.replace(/^["']|["']$/g, '');
+        const eq = kv.indexOf('=');
+        if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
+      }
+    }
+  }
+  return env;
+}
+
+/** Starts a unit; returns an error text when it fails to start. */
+export function startService(host: SimHost, unit: string): string | undefined {
+  const svc = host.services.get(unit);
+  if (!svc) return `Unit ${unit}.service not found.`;
+  if (unit === 'docker') {
+    const failure = startDocker(host);
+    if (failure) {
+      svc.active = false;
+      svc.failed = true;
+      return failure;
+    }
+  }
+  svc.active = true;
+  svc.failed = false;
+  return undefined;
+}
+
+export function stopService(host: SimHost, unit: string): void {
+  const svc = host.services.get(unit);
+  if (!svc) return;
+  if (unit === 'docker' && svc.active) host.docker.stopAll();
+  svc.active = false;
+}
+
+function startDocker(host: SimHost): string | undefined {
+  const node = host.fs.get('/etc/docker/daemon.json');
+  let config: Record<string, unknown> = {};
+  if (node?.kind === 'file' && node.data.length > 0) {
+    try {
+      config = JSON.parse(node.data.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return 'Job for docker.service failed because the control process exited with error code.\nSee "systemctl status docker.service" and "journalctl -xe" for details.';
+    }
+  }
+  const insecure = config['insecure-registries'];
+  host.docker.insecureRegistries = Array.isArray(insecure) ? insecure.map(String) : [];
+  const execOpts = Array.isArray(config['exec-opts']) ? config['exec-opts'].map(String) : [];
+  host.docker.cgroupDriver = execOpts.find((o) => o.startsWith('native.cgroupdriver='))?.split('=')[1] ?? 'cgroupfs';
+  host.docker.proxyEnv = loadedEnvironment(host, 'docker');
+  host.docker.startAll();
+  return undefined;
+}

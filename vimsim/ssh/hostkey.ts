@@ -1,0 +1,30 @@
+/**
+ * Per-server SSH host keys: one ed25519 key generated when the server is
+ * created and kept in its resource data (state.json), so a simulator restart
+ * presents the same key and a replacement server presents a new one.
+ */
+import { createHash } from 'node:crypto';
+import { utils } from 'ssh2';
+
+/** OpenSSH-format private key. */
+export function generateHostKey(): string {
+  return utils.generateKeyPairSync('ed25519').private;
+}
+
+function parsed(privateKey: string) {
+  const key = utils.parseKey(privateKey);
+  if (key instanceof Error) throw key;
+  return Array.isArray(key) ? key[0] : key;
+}
+
+/** "SHA256:..." as `ssh-keygen -lf` prints it (and ssh2's hostVerifier can compute). */
+export function hostKeyFingerprint(privateKey: string): string {
+  const blob = parsed(privateKey).getPublicSSH();
+  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+}
+
+/** "ssh-ed25519 AAAA..." for known_hosts. */
+export function hostPublicKey(privateKey: string): string {
+  const key = parsed(privateKey);
+  return `${key.type} ${key.getPublicSSH().toString('base64')}`;
+}
