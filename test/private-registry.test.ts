@@ -1,0 +1,178 @@
+/**
+ * Seed 000 end to end: the Docker private registry VNF through the API on the
+ * simulator, whose servers answer SSH on their loopback addresses. The
+ * built-in driver installs the registry at instantiate_end and re-installs it
+ * at heal_end on the healed VNFCs only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { zipFolder } from '../samples/build';
+import { readState } from './harness/state';
+import { call, onboard, opIdFrom, sim, temporalClient, waitOpState } from './support/api';
+import { tackerSampleFiles, zipFiles } from './vnfpkg-fixtures';
+
+const ROOT = path.resolve(__dirname, '..');
+const PARAMS = JSON.parse(fs.readFileSync(path.join(ROOT, 'samples/private_registry_param_file.json'), 'utf8'));
+const SEED_VNFD = 'c1bb0ce7-ebca-4fa7-95ed-4840d70a118f';
+
+interface Host { commands: { command: string; exitCode: number }[]; files: { path: string; size: number; sha256: string }[] }
+
+async function hostOf(serverId: string): Promise<Host> {
+  return sim<Host>('GET', `/sim/servers/${serverId}/host`);
+}
+async function instance(id: string): Promise<any> {
+  return (await call('GET', `/vnflcm/v1/vnf_instances/${id}`)).body;
+}
+async function instantiate(vnfdId: string, params: unknown, want = 'COMPLETED'): Promise<{ id: string; op: any }> {
+  const id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId })).body.id;
+  const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, params);
+  expect(r.status).toBe(202);
+  const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 120_000);
+  expect(op.error?.detail ?? op.operationState).toBe(want);
+  return { id, op };
+}
+const ran = (h: Host, re: RegExp) => h.commands.some((c) => re.test(c.command) && c.exitCode === 0);
+
+let first: { id: string; op: any };
+
+beforeAll(async () => {
+  const pkg = await onboard(zipFolder(path.join(ROOT, 'samples/private_registry_vnf')));
+  expect(pkg.onboardingFailureDetails).toBeUndefined();
+  expect(pkg.vnfdId).toBe(SEED_VNFD);
+  first = await instantiate(SEED_VNFD, PARAMS);
+});
+
+afterEach(async () => { await sim('DELETE', '/sim/ssh/faults'); });
+
+test('instantiate with the seed\'s parameter file installs the registry over SSH with the proxy settings', async () => {
+  const inst = await instance(first.id);
+  expect(inst.vnfProductName).toBe('Sample Private registry VNF');
+  const [vnfc] = inst.instantiatedVnfInfo.vnfcResourceInfo;
+  expect(vnfc.vduId).toBe('PrivateRegistryVDU');
+  const host = await hostOf(vnfc.computeResource.resourceId);
+  expect(ran(host, /apt-get .*install -y .*docker-ce/)).toBe(true);
+  expect(ran(host, /docker pull registry:latest/)).toBe(true);
+  expect(ran(host, /docker run -d -p 5000:5000 -v \/private_registry:\/var\/lib\/registry --restart=always --name private_registry registry:latest/)).toBe(true);
+  expect(ran(host, /curl -sf http:\/\/localhost:5000\/v2\//)).toBe(true);
+  const files = host.files.map((f) => f.path);
+  expect(files).toEqual(expect.arrayContaining(['/etc/apt/apt.conf.d/proxy.conf', '/etc/systemd/system/docker.service.d/https-proxy.conf']));
+  expect(JSON.stringify(host)).not.toContain('"ubuntu"'); // the SSH password is never recorded
+  // the password is masked everywhere the operator looks
+  const shown = JSON.stringify(inst) + JSON.stringify(first.op);
+  expect(shown).not.toMatch(/"ssh_password":"ubuntu"/);
+  expect(shown).not.toContain('password1@');
+});
+
+test('image_path: the image file is uploaded by SFTP, verified and loaded', async () => {
+  const params = structuredClone(PARAMS);
+  params.additionalParams.private_registry_installation_param.image_path = 'Files/images/registry.tar';
+  params.additionalParams.private_registry_installation_param.port_no = '5050';
+  delete params.additionalParams.private_registry_installation_param.proxy;
+  const { id } = await instantiate(SEED_VNFD, params);
+  const host = await hostOf((await instance(id)).instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.resourceId);
+  const tar = fs.readFileSync(path.join(ROOT, 'samples/private_registry_vnf/Files/images/registry.tar'));
+  const uploaded = host.files.find((f) => f.path === '/tmp/registry.tar');
+  expect(uploaded?.size).toBe(tar.length);
+  expect(ran(host, /docker load -i .*\/tmp\/registry\.tar/)).toBe(true);
+  expect(ran(host, /docker pull/)).toBe(false);
+  expect(ran(host, /-p 5050:5000/)).toBe(true);
+  expect(host.files.map((f) => f.path)).not.toContain('/etc/apt/apt.conf.d/proxy.conf');
+});
+
+test('heal VNFC: new server, same vnfcInfo id, registry re-installed on the new server only', async () => {
+  const before = (await instance(first.id)).instantiatedVnfInfo;
+  const old = before.vnfcResourceInfo[0];
+  const oldCommands = (await hostOf(old.computeResource.resourceId)).commands.length;
+  const r = await call('POST', `/vnflcm/v1/vnf_instances/${first.id}/heal`, { vnfcInstanceId: old.id });
+  expect(r.status).toBe(202);
+  const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 120_000);
+  expect(op.error?.detail ?? op.operationState).toBe('COMPLETED');
+  const after = (await instance(first.id)).instantiatedVnfInfo;
+  expect(after.vnfcResourceInfo[0].id).toBe(old.id);
+  expect(after.vnfcInfo[0].id).toBe(before.vnfcInfo[0].id);
+  expect(after.vnfcResourceInfo[0].computeResource.resourceId).not.toBe(old.computeResource.resourceId);
+  const fresh = await hostOf(after.vnfcResourceInfo[0].computeResource.resourceId);
+  expect(ran(fresh, /docker run -d -p 5000:5000/)).toBe(true);
+  const gone = await sim<any>('GET', `/sim/servers/${old.computeResource.resourceId}/host`).catch(() => undefined);
+  if (gone?.commands) expect(gone.commands.length).toBe(oldCommands); // nothing more ran on the old one
+});
+
+test('an injected failure in the docker step -> FAILED_TEMP naming that step -> retry completes', async () => {
+  const inst = await instance(first.id);
+  // any server: the heal replaces this VNFC's server, the driver then runs on the new one
+  await sim('POST', '/sim/ssh/faults', { match: 'docker run', exitCode: 125, stderr: 'docker: Error response from daemon: port is already allocated.', times: 1 });
+  const r = await call('POST', `/vnflcm/v1/vnf_instances/${first.id}/heal`, { vnfcInstanceId: [inst.instantiatedVnfInfo.vnfcResourceInfo[0].id] });
+  const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 120_000);
+  expect(op.operationState).toBe('FAILED_TEMP');
+  expect(op.error.detail).toMatch(/heal_end/);
+  expect(op.error.detail).toMatch(/run the registry container/);
+  expect(op.error.detail).toMatch(/port is already allocated/);
+  expect(op.error.detail).not.toMatch(/ubuntu@|:ubuntu/);
+  expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${op.id}/retry`)).status).toBe(202);
+  const done = await waitOpState(op.id, ['COMPLETED', 'FAILED_TEMP'], 120_000);
+  expect(done.error?.detail ?? done.operationState).toBe('COMPLETED');
+  const host = await hostOf((await instance(first.id)).instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.resourceId);
+  expect(host.commands.filter((c) => /docker run -d/.test(c.command)).map((c) => c.exitCode)).toEqual([125, 0]);
+});
+
+test('heal whole: a new stack id, the registry installed again', async () => {
+  const stacks = async () => ((await sim<any>('GET', '/sim/stacks')).stacks ?? (await sim<any>('GET', '/sim/stacks')))
+    .filter((s: any) => s.name === `vnf-${first.id}` && s.status !== 'DELETE_COMPLETE');
+  const [before] = await stacks();
+  const r = await call('POST', `/vnflcm/v1/vnf_instances/${first.id}/heal`, {});
+  const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 120_000);
+  expect(op.error?.detail ?? op.operationState).toBe('COMPLETED');
+  const [after] = await stacks();
+  expect(after.id).not.toBe(before.id);
+  const host = await hostOf((await instance(first.id)).instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.resourceId);
+  expect(ran(host, /docker run -d -p 5000:5000/)).toBe(true);
+});
+
+test('a bad parameter file is refused with 400 naming the field, and nothing is created', async () => {
+  const id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId: SEED_VNFD })).body.id;
+  const bad = structuredClone(PARAMS);
+  delete bad.additionalParams.private_registry_installation_param.ssh_password;
+  bad.additionalParams.private_registry_installation_param.port_no = 'http';
+  const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, bad);
+  expect(r.status).toBe(400);
+  expect(r.body.detail).toContain('additionalParams.private_registry_installation_param.ssh_password');
+  expect(r.body.detail).toContain('additionalParams.private_registry_installation_param.port_no');
+  const missingImage = structuredClone(PARAMS);
+  missingImage.additionalParams.private_registry_installation_param.image_path = 'Files/images/nope.tar';
+  expect((await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, missingImage)).status).toBe(400);
+  expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body).toEqual([]);
+  const all = await sim<any>('GET', '/sim/stacks');
+  expect((all.stacks ?? all).some((s: any) => s.name === `vnf-${id}`)).toBe(false);
+});
+
+test('Tacker\'s own package (naming Scripts/private_registry_mgmt.py) instantiates unchanged through the driver mapping', async () => {
+  const pkg = await onboard(zipFiles(tackerSampleFiles('private_registry_vnf_package')));
+  expect(pkg.onboardingState).toBe('ONBOARDED');
+  const { id } = await instantiate(pkg.vnfdId, PARAMS);
+  const host = await hostOf((await instance(id)).instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.resourceId);
+  expect(ran(host, /docker run -d -p 5000:5000/)).toBe(true);
+});
+
+test('the SSH password appears nowhere: op occs, API output, logs, workflow history', async () => {
+  const secret = 'ubuntu';
+  const ops = (await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${first.id}`)).text;
+  expect(ops).not.toMatch(/"ssh_password":"ubuntu"/);
+  expect(ops).not.toContain('password1');
+  expect((await call('GET', `/vnflcm/v1/vnf_instances/${first.id}`)).text).not.toMatch(/"ssh_password":"ubuntu"/);
+  const client = await temporalClient();
+  try {
+    for (const op of JSON.parse(ops)) {
+      const history = JSON.stringify(await client.workflow.getHandle(op.id).fetchHistory());
+      expect(history).not.toMatch(/ssh_password\\?"\s*:\s*\\?"ubuntu/);
+      expect(history).not.toContain('password1');
+    }
+  } finally {
+    await client.connection.close();
+  }
+  for (const f of fs.readdirSync(readState().logDir)) {
+    const text = fs.readFileSync(path.join(readState().logDir, f), 'utf8');
+    expect(text).not.toMatch(/ssh_password\\?"\s*:\s*\\?"ubuntu/);
+    expect(text).not.toContain('password1@');
+  }
+  expect(secret).toBe('ubuntu');
+});
