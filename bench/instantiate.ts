@@ -5,7 +5,7 @@
  *  (b) InstantiateVnf of samples/two_vdu_vnf through the API, simulator delay 0:
  *      latency at concurrency 1 and throughput at concurrency 50;
  *  (a) a bare workflow of as many no-op activities as (b) schedules, measured
- *      the same way; then (b)/(a) for both.
+ *      the same way (in the order b1, a1, b50, a50); then (b)/(a) for both.
  * Prints a table and writes bench/results/latest.json. See docs/benchmarks.md.
  * BENCH_TEMPORAL_ARGS adds dev server flags (e.g. --dynamic-config-value k=v).
  */
@@ -56,22 +56,27 @@ async function main(): Promise<void> {
     const workerRssBefore = rssMiB(pids.worker);
     const serverPids: Record<string, number> = Number.isFinite(pids.temporal) ? { temporal: pids.temporal } : {};
 
-    log(`(b) instantiate: ${WARMUPS} warm-ups + ${RUNS} sequential runs`);
+    log(`(b) instantiate, concurrency 1: ${WARMUPS} warm-ups + ${RUNS} runs`);
     const inst = instantiateOperation(api, client, vnfdId);
     const bLat = await latency(inst, WARMUPS, RUNS);
     const n = (await historyStats(client, bLat.warmupIds[0])).activities;
     log(`an instantiate schedules N = ${n} activities (from the history of ${bLat.warmupIds[0]})`);
-    log(`(b) instantiate: ${CONCURRENCY} concurrent`);
-    const bTput = await throughput(inst, CONCURRENCY, () => cpuMeter({ ...serverPids, worker: pids.worker, api: pids.api, vimsim: pids.vimsim, bench: 'self' }));
-    const workerRssAfter = rssMiB(pids.worker);
-    const bHist = summarize(await Promise.all(bLat.workflowIds.map((id) => historyStats(client, id))));
 
-    log(`(a) baseline: workflow of ${n} no-op activities, same counts`);
+    // (a) right after (b) for each figure, so slow changes in background load hit both alike.
     const benchRssBefore = rssMiB('self');
     const base = baselineOperation(client, n);
-    const [aLat, aTput] = await withBaselineWorker(product.temporalAddress, async () =>
-      [await latency(base, WARMUPS, RUNS), await throughput(base, CONCURRENCY, () => cpuMeter({ ...serverPids, 'bench (worker)': 'self' }))] as const);
+    const [aLat, bTput, aTput] = await withBaselineWorker(product.temporalAddress, async () => {
+      log(`(a) ${n} no-op activities, concurrency 1: ${WARMUPS} warm-ups + ${RUNS} runs`);
+      const al = await latency(base, WARMUPS, RUNS);
+      log(`(b) instantiate, concurrency ${CONCURRENCY}`);
+      const bt = await throughput(inst, CONCURRENCY, () => cpuMeter({ ...serverPids, worker: pids.worker, api: pids.api, vimsim: pids.vimsim, bench: 'self' }));
+      log(`(a) ${n} no-op activities, concurrency ${CONCURRENCY}`);
+      const at = await throughput(base, CONCURRENCY, () => cpuMeter({ ...serverPids, 'bench (worker)': 'self' }));
+      return [al, bt, at] as const;
+    });
+    const workerRssAfter = rssMiB(pids.worker);
     const benchRssAfter = rssMiB('self');
+    const bHist = summarize(await Promise.all(bLat.workflowIds.map((id) => historyStats(client, id))));
     const aHist = summarize(await Promise.all(aLat.workflowIds.map((id) => historyStats(client, id))));
 
     const result: BenchResult = {

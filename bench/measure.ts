@@ -22,10 +22,21 @@ export function percentile(values: number[], p: number): number {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
+/** An operation not done by then fails the run (e.g. an op stuck in FAILED_TEMP waits for an operator forever). */
+const OP_DEADLINE_MS = 120_000;
+
 async function timed<T>(op: Operation<T>, prepared: T): Promise<{ ms: number; id: string }> {
   const t0 = performance.now();
-  const id = await op.run(prepared);
-  return { ms: performance.now() - t0, id };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`an operation did not finish within ${OP_DEADLINE_MS / 1000} s`)), OP_DEADLINE_MS);
+  });
+  try {
+    const id = await Promise.race([op.run(prepared), deadline]);
+    return { ms: performance.now() - t0, id };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `warmups` untimed runs, then `runs` sequential timed runs. */
