@@ -40,6 +40,13 @@ const DEFAULT_COORD_TIMEOUT_S = 300;
 const BUILTIN = 'coordination';
 
 const indexOf = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? 0);
+
+/** The VNFCs of the targeted VDUs, newest first (descending index across the VDUs, then vdu_params order). */
+export function rollingTargets(info: InstantiatedVnfInfo, vduOrder: string[]): RollingTarget[] {
+  return info.vnfcResourceInfo.filter((v) => vduOrder.includes(v.vduId))
+    .map((v) => ({ vnfcId: v.id, vduId: v.vduId, heatResourceName: v.metadata.heatResourceName }))
+    .sort((a, b) => indexOf(b.heatResourceName) - indexOf(a.heatResourceName) || vduOrder.indexOf(a.vduId) - vduOrder.indexOf(b.vduId));
+}
 const scriptPath = (p?: string) => p?.replace(/^\.\//, '');
 
 export function changeVnfpkgActivities(deps: ActivityDeps) {
@@ -84,7 +91,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const at = entry.id ? items.findIndex((e) => e.id === entry.id) : -1;
       if (at >= 0) items[at] = { ...items[at], ...entry }; else items.push(entry);
       tx.update(vnfLcmOpOccs).set({ [list]: items }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
-    });
+    }, { behavior: 'immediate' }); // read-then-write
   };
   const recordResult = (opOccId: string, coord: LcmCoord, delay?: number) => record(opOccId, 'lcmCoordinations', {
     id: coord.id, coordinationActionName: coord.coordinationActionName, coordinationResult: coord.coordinationResult,
@@ -103,11 +110,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const pkg = db.select().from(vnfPackages).where(and(eq(vnfPackages.vnfdId, req.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED')))
         .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
       if (!pkg) throw ApplicationFailure.nonRetryable(`no onboarded package has vnfdId ${req.vnfdId}`, 'InvalidInput');
-      const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
-      const order = req.additionalParams.vdu_params.map((p) => p.vdu_id);
-      const targets = info.vnfcResourceInfo.filter((v) => order.includes(v.vduId))
-        .map((v) => ({ vnfcId: v.id, vduId: v.vduId, heatResourceName: v.metadata.heatResourceName }))
-        .sort((a, b) => indexOf(b.heatResourceName) - indexOf(a.heatResourceName) || order.indexOf(a.vduId) - order.indexOf(b.vduId));
+      const targets = rollingTargets(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, req.additionalParams.vdu_params.map((p) => p.vdu_id));
       const packageFile = (packageId: string, p: string) => db.select().from(vnfPackageFiles)
         .where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, p))).get()?.content;
       const mode = (script: string | undefined, packageId: string, param: VnfcParam | undefined): CoordMode => {
@@ -133,19 +136,23 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
 
     /**
      * One stack update: the template of `templateFrom`, and the `nfv`
-     * parameter taking the new package's values for the VNFCs in `newOn`
-     * and the old package's for the rest — so a single VNFC moves at a time.
+     * parameter taking the new package's values for the rolling targets in
+     * [newFrom, newTo) and the old package's for the rest — so a single VNFC
+     * moves at a time. (Ranges, not names: inputs stay small at 1,000 VNFCs.)
      */
-    async applyPackageMix(a: { opOccId: string; templateFrom: string; oldPackageId: string; newPackageId: string; newOn: string[] }): Promise<void> {
+    async applyPackageMix(a: { opOccId: string; templateFrom: string; oldPackageId: string; newPackageId: string; newFrom: number; newTo: number }): Promise<void> {
       const op = loadOpOcc(db, a.opOccId);
       const { inst, flavour } = flavourOf(db, box, op);
+      const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
+      const newOn = rollingTargets(info, request(a.opOccId).additionalParams.vdu_params.map((p) => p.vdu_id))
+        .slice(a.newFrom, a.newTo).map((t) => t.heatResourceName);
       const counts = currentCounts(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, Object.keys(flavour.vdus));
       const oldSpec = stackSpecFor(deps, a.opOccId, counts, a.oldPackageId);
       const newSpec = stackSpecFor(deps, a.opOccId, counts, a.newPackageId);
       const spec = a.templateFrom === a.newPackageId ? newSpec : oldSpec;
       const nfv = structuredClone(oldSpec.parameters.nfv) as { VDU: Record<string, unknown>; CP: Record<string, unknown> };
       const newNfv = newSpec.parameters.nfv as typeof nfv;
-      for (const name of a.newOn) {
+      for (const name of newOn) {
         const vduId = name.replace(/-\d+$/, '');
         if (!flavour.vdus[vduId]) continue;
         for (const t of vnfcTargets(flavour, vduId, indexOf(name))) {

@@ -50,7 +50,7 @@ export async function startOperation(ctx: ApiContext, s: StartOperation): Promis
     };
     tx.insert(vnfLcmOpOccs).values(row).run();
     return tx.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, row.id)).get()!;
-  });
+  }, { behavior: 'immediate' }); // read-then-write: take the write lock first (no SQLITE_BUSY_SNAPSHOT)
   try {
     await startWorkflow(ctx, op);
   } catch (e) {
