@@ -8,6 +8,7 @@ import { scale } from './scale';
 import { changeVnfpkg } from './change-vnfpkg';
 
 export { onboard } from './onboard';
+export { rollVnfc } from './roll-vnfc';
 
 export async function lcmOperation(input: LcmOpInput) {
   switch (input.operation) {

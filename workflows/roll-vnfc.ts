@@ -1,0 +1,80 @@
+/**
+ * One VNFC of a rolling change_vnfpkg, as a child workflow (one per VNFC in
+ * the Temporal UI, and the parent's history stays small at 1,000 VNFCs):
+ * stack update that puts the rolling targets [newFrom, newTo) on the new
+ * package -> wait UPDATE_COMPLETE -> coordinate this VNFC.
+ * Coordination waits (Retry-After, 202 polling) are timers: nothing is held
+ * while parked, and a worker crash resumes the same coordination.
+ */
+import { ApplicationFailure, CancellationScope, proxyActivities, sleep } from '@temporalio/workflow';
+import type { LcmActivities } from '../activities';
+import type { CoordMode, RollingTarget } from '../activities/change-vnfpkg';
+import { acts, db } from './activities';
+import { waitForStack } from './stack';
+
+/** A coordinate script may run long; it is killed at its own timeout. */
+const scriptActs = proxyActivities<LcmActivities>({ startToCloseTimeout: '25h', heartbeatTimeout: '1m', retry: { maximumAttempts: 1 } });
+
+export interface RollVnfcInput {
+  opOccId: string;
+  vnfInstanceId: string;
+  heatPollMs: number;
+  oldPackageId: string;
+  newPackageId: string;
+  /** Rolling targets on the new package after this update: [newFrom, newTo). */
+  newFrom: number;
+  newTo: number;
+  target: RollingTarget;
+  label: string;
+  isRollback: boolean;
+  coordination: CoordMode;
+}
+
+export async function rollVnfc(i: RollVnfcInput): Promise<void> {
+  const { opOccId, vnfInstanceId, target, label } = i;
+  await db.recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}` });
+  await acts.applyPackageMix({ opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo });
+  await waitForStack(vnfInstanceId, 'UPDATE', i.heatPollMs);
+  await db.recordStep({ opOccId, step: `coordinate ${label}${i.isRollback ? ' (rollback)' : ''}` });
+  await coordinateVnfc(opOccId, target, i.isRollback, i.coordination, i.isRollback ? i.oldPackageId : i.newPackageId);
+}
+
+/**
+ * One VNFC's coordination. The built-in action follows SOL002: 201 -> result;
+ * 503 -> the same POST after Retry-After; 202 -> GET the Location after
+ * Retry-After until decided. CONTINUE goes on; ABORT/CANCELLED, the timeout
+ * or an operator cancel stop it (a pending coordination is cancelled on the EM).
+ */
+async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollback: boolean, mode: CoordMode, packageId: string): Promise<void> {
+  if (mode.kind === 'none') return;
+  const args = { opOccId, vnfcId: t.vnfcId, isRollback };
+  if (mode.kind === 'script') {
+    await scriptActs.runCoordinateScript({ ...args, packageId, timeoutMs: mode.timeoutMs });
+    return;
+  }
+  const deadline = Date.now() + mode.timeoutMs;
+  let location: string | undefined;
+  let decided = false;
+  try {
+    for (;;) {
+      const o = location ? await acts.coordGet({ ...args, location }) : await acts.coordPost(args);
+      if (o.kind === 'result') {
+        decided = true;
+        if (o.coord.coordinationResult === 'CONTINUE') return;
+        const why = o.coord.error ? `: ${JSON.stringify(o.coord.error)}` : '';
+        throw ApplicationFailure.nonRetryable(`coordination ${o.coord.id} of VNFC ${t.vnfcId} ended ${o.coord.coordinationResult}${why}`, 'CoordinationRefused');
+      }
+      if (o.kind === 'async') location = o.location;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      await sleep(Math.min(o.retryAfterMs, remaining));
+      if (Date.now() >= deadline) break;
+    }
+    throw ApplicationFailure.nonRetryable(`coordination of VNFC ${t.vnfcId} did not finish within ${mode.timeoutMs / 1000} s`, 'CoordinationTimeout');
+  } finally {
+    if (location && !decided) {
+      const where = location;
+      await CancellationScope.nonCancellable(() => acts.coordCancel({ ...args, location: where }));
+    }
+  }
+}
