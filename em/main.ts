@@ -13,6 +13,7 @@
  *   EM_TLS_REQUEST_CLIENT_CERT  true|false, default true when EM_TLS_CA is set (mutual TLS)
  *   EM_LOG_LEVEL            info
  */
+import { stopOnSignal } from '../runtime/stop-on-signal';
 import fs from 'node:fs';
 import pino from 'pino';
 import { z } from 'zod';
@@ -95,21 +96,7 @@ async function main(): Promise<void> {
   const em = await startEm(optionsFromEnv(), logger);
   logger.info({ url: em.url, tokenEndpoint: em.tokenEndpoint, coordinations: `${em.url}/lcmcoord/v1/coordinations` }, 'ready');
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    em.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'error while stopping');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  stopOnSignal(() => em.close(), logger);
 }
 
 if (require.main === module) {

@@ -3,20 +3,10 @@
  * and a plain ssh2 client (connect, exec with optional stdin, SFTP upload).
  */
 import { createHash } from 'node:crypto';
-import net from 'node:net';
 import { Client } from 'ssh2';
 
 /** A port free on 127.0.0.1 right now (the endpoints bind it on 127.20.x.y). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './harness/ports';
 
 export interface Connected {
   client: Client;

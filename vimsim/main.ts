@@ -7,6 +7,7 @@
  * default ubuntu/ubuntu), VIMSIM_USERS (JSON list of {name,password,project,domain?}),
  * VIMSIM_LOG_LEVEL (info).
  */
+import { stopOnSignal } from '../runtime/stop-on-signal';
 import path from 'node:path';
 import pino from 'pino';
 import { z } from 'zod';
@@ -54,21 +55,7 @@ async function main(): Promise<void> {
   );
   logger.info({ keystone: sim.keystoneUrl, users: users.map((u) => `${u.name}@${u.project}`) }, 'ready');
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    sim.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'error while stopping');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  stopOnSignal(() => sim.close(), logger);
 }
 
 main().catch((err) => {
