@@ -7,6 +7,8 @@ import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
 import { flavourOf, loadOpOcc, opParams } from './records';
 
+export interface RollingProgress { moved?: number; coordinated?: number; rolledBack?: number }
+
 export interface RecordOpStateArgs {
   opOccId: string;
   state: OpState;
@@ -34,9 +36,18 @@ export function opStateActivities({ db, box }: ActivityDeps) {
       }).where(eq(vnfLcmOpOccs.id, a.opOccId)).run();
     },
 
-    /** Progress inside a step (e.g. which VNFC a rolling update is on), shown as currentStep. */
-    async recordStep({ opOccId, step }: { opOccId: string; step: string }): Promise<void> {
-      db.update(vnfLcmOpOccs).set({ currentStep: step }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
+    /** Progress inside a step (e.g. which VNFC a rolling update is on), shown as currentStep; optionally the rolling counters. */
+    async recordStep({ opOccId, step, rolling }: { opOccId: string; step: string; rolling?: RollingProgress }): Promise<void> {
+      db.transaction((tx) => {
+        const prev = tx.select({ p: vnfLcmOpOccs.rollingProgress }).from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get()?.p ?? {};
+        tx.update(vnfLcmOpOccs).set({ currentStep: step, ...(rolling ? { rollingProgress: { ...prev, ...rolling } } : {}) })
+          .where(eq(vnfLcmOpOccs.id, opOccId)).run();
+      }, { behavior: 'immediate' });
+    },
+
+    async rollingProgress({ opOccId }: { opOccId: string }): Promise<Required<RollingProgress>> {
+      const p = loadOpOcc(db, opOccId).rollingProgress ?? {};
+      return { moved: p.moved ?? 0, coordinated: p.coordinated ?? 0, rolledBack: p.rolledBack ?? 0 };
     },
 
     /** What the workflow needs to lay out its steps (no secrets). */

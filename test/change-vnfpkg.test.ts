@@ -11,7 +11,7 @@ import { HeatClient } from '../infra/openstack/heat';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { readFolderFiles, zipFiles } from '../samples/build';
 import { readState } from './harness/state';
-import { call, eventually, onboard, opIdFrom, waitOpState } from './support/api';
+import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from './support/api';
 import { createTestCa } from './support/tls';
 import { killWorker, restartWorker } from './support/worker-control';
 
@@ -115,6 +115,18 @@ test('rolling update: newest VNFC first across VDUs, each coordinated after its 
   expect(op.changedInfo.vnfdId).toBe(newVnfd);
   expect((await call('GET', `/vnfpkgm/v1/vnf_packages/${newPkgId}`)).body.usageState).toBe('IN_USE');
   expect(JSON.stringify(op)).not.toContain('vnfc-secret-pw');
+  // The op workflow sees one chunk child, not one child per VNFC: its history does not grow with N.
+  const client = await temporalClient();
+  try {
+    const events = (await client.workflow.getHandle(opId).fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.childWorkflowExecutionStartedEventAttributes).length).toBe(1);
+    const chunk = events.find((e) => e.childWorkflowExecutionStartedEventAttributes)!.childWorkflowExecutionStartedEventAttributes!.workflowExecution!.workflowId!;
+    const chunkEvents = (await client.workflow.getHandle(chunk).fetchHistory()).events ?? [];
+    expect(chunkEvents.filter((e) => e.childWorkflowExecutionStartedEventAttributes).length).toBe(4);
+    expect(JSON.stringify(chunkEvents)).not.toContain('vnfc-secret-pw');
+  } finally {
+    await client.connection.close();
+  }
 });
 
 test('ABORT stops after the first VNFC (updated, the others not) -> FAILED_TEMP -> retry completes', async () => {

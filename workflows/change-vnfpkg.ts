@@ -2,19 +2,22 @@
  * ChangeCurrentVnfPkg, rolling update (SOL003 v2, seed 004):
  *   change_current_package_start hook
  *   -> for each targeted VNFC, newest first (descending index across the VDUs),
- *      a child workflow (rollVnfc): update that VNFC alone to the new package,
- *      wait, then coordinate it (EM coordination API, or a coordinate script)
+ *      a child workflow (rollVnfc, grouped in rollingChunk children): update
+ *      that VNFC alone to the new package, wait, then coordinate it (EM
+ *      coordination API, or a coordinate script)
  *   -> full stack update with the new package -> instance info under the new vnfdId
  *   -> change_current_package_end hook.
  * Rollback walks the same VNFCs in the same order back to the old package,
- * coordinating with the old script / old_vnfc_param.
+ * coordinating with the old script / old_vnfc_param. The children record how
+ * far they got, so retry and rollback pick up exactly there.
  */
-import { executeChild, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, executeChild, workflowInfo } from '@temporalio/workflow';
 import type { LcmOpInput } from './definitions';
 import { runOperation, Step } from './engine';
 import { acts, db } from './activities';
 import { hookStep } from './hooks';
-import { rollVnfc, RollVnfcInput } from './roll-vnfc';
+import type { RollVnfcInput } from './roll-vnfc';
+import { CHUNK, rollingChunk } from './rolling-chunk';
 import { waitForStack } from './stack';
 
 export async function changeVnfpkg(input: LcmOpInput) {
@@ -22,25 +25,32 @@ export async function changeVnfpkg(input: LcmOpInput) {
   const { hooks } = await db.describeOperation({ opOccId });
   const plan = await db.describeChangeVnfpkg({ opOccId });
   const n = plan.targets.length;
-  let moved = 0; // targets [0, moved) are on the new package
-  let coordinated = 0; // ... and [0, coordinated) coordinated
-  let rolledBack = 0; // rollback: targets [0, rolledBack) are back on the old package
-  let children = 0; // unique child ids across retries
+  let progress = { moved: 0, coordinated: 0, rolledBack: 0 };
+  let runs = 0; // unique chunk ids across retries
 
-  const child = (index: number, isRollback: boolean, newFrom: number, newTo: number) => {
+  const vnfc = (index: number, isRollback: boolean): RollVnfcInput => {
     const t = plan.targets[index];
-    const args: RollVnfcInput = {
+    return {
       opOccId, vnfInstanceId, heatPollMs, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId,
-      newFrom, newTo, target: t, isRollback, label: `${t.heatResourceName} (${index + 1}/${n})`,
+      // update: targets [0, index] are on the new package; rollback: only those after it that had moved
+      newFrom: isRollback ? index + 1 : 0, newTo: isRollback ? progress.moved : index + 1,
+      target: t, index, isRollback, label: `${t.heatResourceName} (${index + 1}/${n})`,
       coordination: plan.coordination[t.vnfcId][isRollback ? 'old' : 'new'],
     };
-    return executeChild(rollVnfc, {
-      args: [args],
-      workflowId: `${workflowInfo().workflowId}/${isRollback ? 'rollback' : 'update'}-${t.heatResourceName}-${++children}`,
-    });
   };
-  const applyWhole = async (templateFrom: string, newTo: number) => {
-    await acts.applyPackageMix({ opOccId, templateFrom, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId, newFrom: 0, newTo });
+  /** Runs VNFCs [from, to) in chunks; the recorded progress is re-read whatever happened. */
+  const roll = async (from: number, to: number, isRollback: boolean) => {
+    for (let start = from; start < to; start += CHUNK) {
+      const vnfcs = Array.from({ length: Math.min(CHUNK, to - start) }, (_, k) => vnfc(start + k, isRollback));
+      try {
+        await executeChild(rollingChunk, { args: [{ vnfcs }], workflowId: `${workflowInfo().workflowId}/${isRollback ? 'rollback' : 'update'}-${start}-${++runs}` });
+      } finally {
+        progress = await CancellationScope.nonCancellable(() => db.rollingProgress({ opOccId }));
+      }
+    }
+  };
+  const applyWhole = async (templateFrom: string) => {
+    await acts.applyPackageMix({ opOccId, templateFrom, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId, newFrom: 0, newTo: n });
     await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
   };
 
@@ -49,30 +59,19 @@ export async function changeVnfpkg(input: LcmOpInput) {
     {
       name: 'rolling update',
       interruptible: true,
-      run: async () => {
-        for (let i = coordinated; i < n; i++) { // a retry resumes at the VNFC that failed
-          moved = Math.max(moved, i + 1);
-          await child(i, false, 0, i + 1);
-          coordinated = i + 1;
-        }
-      },
-      compensate: async () => {
-        for (let j = rolledBack; j < moved; j++) { // same order as the update
-          await child(j, true, j + 1, moved);
-          rolledBack = j + 1;
-        }
-      },
+      run: () => roll(progress.coordinated, n, false), // a retry resumes at the VNFC that failed
+      compensate: () => roll(progress.rolledBack, progress.moved, true), // same order as the update
       abort: () => acts.abortStack({ vnfInstanceId }),
     },
     {
       name: 'update stack to the new package',
       run: async () => {
-        await applyWhole(plan.newPackageId, n);
+        await applyWhole(plan.newPackageId);
         await acts.switchInstancePackage({ opOccId, packageId: plan.newPackageId });
         await acts.recordVnfInfo({ opOccId });
       },
       compensate: async () => {
-        await applyWhole(plan.oldPackageId, n);
+        await applyWhole(plan.oldPackageId);
         await acts.switchInstancePackage({ opOccId, packageId: plan.oldPackageId });
         await acts.recordVnfInfo({ opOccId });
       },

@@ -9,6 +9,7 @@ import { changeVnfpkg } from './change-vnfpkg';
 
 export { onboard } from './onboard';
 export { rollVnfc } from './roll-vnfc';
+export { rollingChunk } from './rolling-chunk';
 
 export async function lcmOperation(input: LcmOpInput) {
   switch (input.operation) {

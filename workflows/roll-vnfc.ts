@@ -25,18 +25,22 @@ export interface RollVnfcInput {
   newFrom: number;
   newTo: number;
   target: RollingTarget;
+  /** Position of the target in the rolling order. */
+  index: number;
   label: string;
   isRollback: boolean;
   coordination: CoordMode;
 }
 
 export async function rollVnfc(i: RollVnfcInput): Promise<void> {
-  const { opOccId, vnfInstanceId, target, label } = i;
-  await db.recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}` });
+  const { opOccId, vnfInstanceId, target, label, index } = i;
+  // The counters let the op workflow know exactly how far it got, even when this child failed or was cancelled.
+  await db.recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}`, rolling: i.isRollback ? undefined : { moved: index + 1 } });
   await acts.applyPackageMix({ opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo });
   await waitForStack(vnfInstanceId, 'UPDATE', i.heatPollMs);
   await db.recordStep({ opOccId, step: `coordinate ${label}${i.isRollback ? ' (rollback)' : ''}` });
   await coordinateVnfc(opOccId, target, i.isRollback, i.coordination, i.isRollback ? i.oldPackageId : i.newPackageId);
+  await db.recordStep({ opOccId, step: `${i.isRollback ? 'rolled back' : 'done'}: ${label}`, rolling: i.isRollback ? { rolledBack: index + 1 } : { coordinated: index + 1 } });
 }
 
 /**

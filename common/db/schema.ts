@@ -105,6 +105,8 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   rejectedLcmCoordinations: text('rejected_lcm_coordinations', { mode: 'json' }).$type<Json[]>(),
   /** Which step the workflow is on (shown while PROCESSING/ROLLING_BACK). */
   currentStep: text('current_step'),
+  /** change_vnfpkg: how far the rolling update got (VNFCs moved, coordinated, rolled back), written by its child workflows. */
+  rollingProgress: text('rolling_progress', { mode: 'json' }).$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
   /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
 }, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState)]);
