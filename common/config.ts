@@ -39,6 +39,8 @@ export interface Config {
   sshConnectDeadlineMs: number;
   /** Deadline of a Mgmt Driver script from the package. */
   mgmtScriptTimeoutMs: number;
+  /** Worker's sticky workflow cache size (undefined = the SDK's default, from the heap size). */
+  maxCachedWorkflows?: number;
 }
 
 export function loadConfig(): Config {
@@ -78,5 +80,6 @@ export function loadConfig(): Config {
     mgmtSshPort: int('MGMT_SSH_PORT', 22),
     sshConnectDeadlineMs: int('SSH_CONNECT_DEADLINE_S', 300) * 1000,
     mgmtScriptTimeoutMs: int('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
+    maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? int('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
   };
 }

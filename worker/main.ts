@@ -26,6 +26,8 @@ async function main() {
     taskQueue: cfg.taskQueue,
     workflowsPath: require.resolve('../workflows'),
     activities: createActivities({ db, box, cfg, log }),
+    // Many ops parked on long waits each keep workflows cached; a cap trades memory for replays on wake-up.
+    ...(cfg.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: cfg.maxCachedWorkflows } : {}),
   });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());
   log.info({ taskQueue: cfg.taskQueue, temporal: cfg.temporalAddress }, 'worker started');
