@@ -6,9 +6,20 @@
 import { createHash } from 'node:crypto';
 import { utils } from 'ssh2';
 
-/** OpenSSH-format private key. */
+/**
+ * OpenSSH-format private key. ssh2 1.17 sometimes (about 1 in 200) generates
+ * an ed25519 key its own parser rejects; such a key is drawn again.
+ */
 export function generateHostKey(): string {
-  return utils.generateKeyPairSync('ed25519').private;
+  for (;;) {
+    const key = utils.generateKeyPairSync('ed25519').private;
+    if (!(utils.parseKey(key) instanceof Error)) return key;
+  }
+}
+
+/** A stored key from before that check, unusable: callers replace it. */
+export function isUsableHostKey(privateKey: unknown): privateKey is string {
+  return typeof privateKey === 'string' && !(utils.parseKey(privateKey) instanceof Error);
 }
 
 function parsed(privateKey: string) {

@@ -12,7 +12,7 @@ import { bootConfig, type SshUser } from './credentials';
 import { SshEndpoint } from './endpoint';
 import { SshFaults } from './faults';
 import { SimHost } from './host/host';
-import { generateHostKey, hostKeyFingerprint } from './hostkey';
+import { generateHostKey, hostKeyFingerprint, isUsableHostKey } from './hostkey';
 import { listServers, type SimServer } from './servers';
 
 export interface SshSettings {
@@ -66,8 +66,12 @@ export class SshManager {
       let keysAdded = false;
       for (const [id, server] of wanted) {
         if (this.endpoints.has(id)) continue;
-        keysAdded = this.ensureHostKey(server) || keysAdded;
-        this.open(server);
+        try { // one server's trouble must not keep the others off the network
+          keysAdded = this.ensureHostKey(server) || keysAdded;
+          this.open(server);
+        } catch (err) {
+          this.log.error({ err, server: id }, 'SSH endpoint could not be opened');
+        }
       }
       if (keysAdded) this.store.save();
     } catch (err) {
@@ -79,7 +83,7 @@ export class SshManager {
 
   /** Servers created before host keys existed get one now (persisted by the caller's save). */
   private ensureHostKey(server: SimServer): boolean {
-    if (typeof server.resource.data.sshHostKey === 'string') return false;
+    if (isUsableHostKey(server.resource.data.sshHostKey)) return false;
     server.resource.data.sshHostKey = generateHostKey();
     return true;
   }
