@@ -24,7 +24,7 @@ export class Api {
     const zip = Buffer.isBuffer(body);
     const r = await fetch(`${this.base}${p}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': zip ? 'application/zip' : 'application/json' },
+      headers: { ...(body === undefined ? {} : { 'content-type': zip ? 'application/zip' : 'application/json' }), ...(p.startsWith(V2) ? { Version: '2.0.0' } : {}) },
       body: body === undefined ? undefined : zip ? new Uint8Array(body) : JSON.stringify(body),
     });
     if (r.status !== expect) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
@@ -37,8 +37,13 @@ export class Api {
 
   /** Onboards samples/two_vdu_vnf; returns its vnfdId. */
   async onboardSample(): Promise<string> {
+    return this.onboard(zipFolder(SAMPLE));
+  }
+
+  /** Onboards a package zip; returns its vnfdId. */
+  async onboard(zip: Buffer): Promise<string> {
     const { id } = await this.json<{ id: string }>('POST', '/vnfpkgm/v1/vnf_packages', {}, 201);
-    await this.call('PUT', `/vnfpkgm/v1/vnf_packages/${id}/package_content`, zipFolder(SAMPLE), 202);
+    await this.call('PUT', `/vnfpkgm/v1/vnf_packages/${id}/package_content`, zip, 202);
     for (let i = 0; i < 600; i++) {
       const p = await this.json<{ onboardingState: string; vnfdId: string; onboardingFailureDetails?: unknown }>('GET', `/vnfpkgm/v1/vnf_packages/${id}`);
       if (p.onboardingState === 'ONBOARDED') return p.vnfdId;
@@ -57,4 +62,32 @@ export class Api {
     const r = await this.call('POST', `/vnflcm/v1/vnf_instances/${instanceId}/instantiate`, INSTANTIATE_BODY, 202);
     return String(r.headers.get('location')).split('/').pop()!;
   }
+
+  // SOL003 v2 (Version: 2.0.0), as test/change-vnfpkg.test.ts drives change_vnfpkg.
+
+  async createInstanceV2(vnfdId: string): Promise<string> {
+    return (await this.json<{ id: string }>('POST', `${V2}/vnf_instances`, { vnfdId }, 201)).id;
+  }
+
+  /** POST .../instantiate at an instantiation level; returns the op occ id. */
+  async instantiateV2(instanceId: string, instantiationLevelId: string): Promise<string> {
+    const body = { ...INSTANTIATE_BODY, instantiationLevelId };
+    return opIdOf(await this.call('POST', `${V2}/vnf_instances/${instanceId}/instantiate`, body, 202));
+  }
+
+  /** POST .../change_vnfpkg; returns the op occ id. */
+  async changeVnfpkg(instanceId: string, body: unknown): Promise<string> {
+    return opIdOf(await this.call('POST', `${V2}/vnf_instances/${instanceId}/change_vnfpkg`, body, 202));
+  }
+
+  async opOcc<T = { operationState: string; error?: { detail?: string } }>(opOccId: string): Promise<T> {
+    return this.json<T>('GET', `${V2}/vnf_lcm_op_occs/${opOccId}`);
+  }
+
+  async cancel(opOccId: string, cancelMode = 'GRACEFUL'): Promise<void> {
+    await this.call('POST', `${V2}/vnf_lcm_op_occs/${opOccId}/cancel`, { cancelMode }, 202);
+  }
 }
+
+const V2 = '/vnflcm/v2';
+const opIdOf = (r: Response) => String(r.headers.get('location')).split('/').pop()!;

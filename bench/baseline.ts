@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { noop } from './baseline-activities';
-import type { baseline } from './baseline-workflow';
+import type { baseline, baselineRolling, RollingShape } from './baseline-workflow';
 import type { Operation } from './measure';
 
 export const BASELINE_TASK_QUEUE = 'bench-baseline';
@@ -34,4 +34,12 @@ export function baselineOperation(client: Client, n: number): Operation<void> {
       return workflowId;
     },
   };
+}
+
+/** One rolling baseline (parent [+ chunks] + one child per VNFC), started and awaited; resolves with its workflow id. */
+export async function runBaselineRolling(client: Client, shape: RollingShape): Promise<string> {
+  const workflowId = `baseline-rolling-${crypto.randomUUID()}`;
+  const state = await client.workflow.execute<typeof baselineRolling>('baselineRolling', { taskQueue: BASELINE_TASK_QUEUE, workflowId, args: [shape] });
+  if (state !== 'COMPLETED') throw new Error(`baseline ${workflowId} ended ${state}`);
+  return workflowId;
 }
