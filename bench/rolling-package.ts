@@ -5,9 +5,8 @@
  * level `bench_level` (VDU1 n, VDU2 1; VDU1_scale at level n-1), and the
  * internal network's subnet widened to a /16 (VNFD and BaseHOT).
  */
-import crypto from 'node:crypto';
 import path from 'node:path';
-import { readFolderFiles, zipFiles } from '../samples/build';
+import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
 const DF = 'Definitions/two_vdu_vnf_df_simple.yaml';
@@ -34,19 +33,11 @@ function scaleFlavour(df: string, n: number): string {
 
 /** One package of the pair (zip and vnfdId) for up to n VDU1 VNFCs. */
 export function benchPackage(version: '1.0' | '2.0', n: number): { zip: Buffer; vnfdId: string } {
-  const files = readFolderFiles(SAMPLE);
-  const oldId = /descriptor_id:\s*([0-9a-f-]{36})/.exec(files['Definitions/two_vdu_vnf_top.vnfd.yaml'].toString())![1];
-  const vnfdId = crypto.randomUUID();
-  for (const p of Object.keys(files)) {
-    if (!p.endsWith('.yaml')) continue;
-    let t = files[p].toString().split(oldId).join(vnfdId);
-    if (p === DF) t = scaleFlavour(t, n);
-    t = t.split('cidr: 192.168.10.0/24').join('cidr: 10.10.0.0/16'); // the internal VL: a /24 has room for ~250 ports
-    if (version === '2.0') {
-      t = t.replace(/software_version: '1.0'/g, "software_version: '2.0'").replace(/valid_values: \[ '1.0' \]/g, "valid_values: [ '2.0' ]")
-        .replace(/name: two_vdu_vnf-image\b/g, 'name: two_vdu_vnf-image-v2');
-    }
-    files[p] = Buffer.from(t);
-  }
-  return { zip: zipFiles(files), vnfdId };
+  return sampleVariant(SAMPLE, {
+    editYaml: (p, text) => {
+      let t = p === DF ? scaleFlavour(text, n) : text;
+      t = t.split('cidr: 192.168.10.0/24').join('cidr: 10.10.0.0/16'); // the internal VL: a /24 has room for ~250 ports
+      return version === '2.0' ? twoVduVnfV2(t) : t;
+    },
+  });
 }

@@ -2,14 +2,13 @@
  * ChangeCurrentVnfPkg rolling update with coordination (seed 004) through the
  * API on the simulator, against the reference EM (em/) over HTTP.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { certificateThumbprint } from '../coord/client';
 import { startEm, Em } from '../em/server';
 import { HeatClient } from '../infra/openstack/heat';
 import { KeystoneSession } from '../infra/openstack/keystone';
-import { readFolderFiles, zipFiles } from '../samples/build';
+import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 import { readState } from './harness/state';
 import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from './support/api';
 import { createTestCa } from './support/tls';
@@ -21,17 +20,7 @@ const H = { Version: '2.0.0' };
 
 /** The two-VDU sample as a package pair: v1 and v2 differ in vnfdId, version and the VDU image. */
 function samplePackage(version: '1.0' | '2.0', extra: Record<string, Buffer> = {}): { zip: Buffer; vnfdId: string } {
-  const files = readFolderFiles(SAMPLE);
-  const oldId = /descriptor_id:\s*([0-9a-f-]{36})/.exec(files['Definitions/two_vdu_vnf_top.vnfd.yaml'].toString())![1];
-  const vnfdId = crypto.randomUUID();
-  for (const p of Object.keys(files)) {
-    if (!p.endsWith('.yaml')) continue;
-    let t = files[p].toString().split(oldId).join(vnfdId);
-    if (version === '2.0') t = t.replace(/software_version: '1.0'/g, "software_version: '2.0'").replace(/valid_values: \[ '1.0' \]/g, "valid_values: [ '2.0' ]").replace(/name: two_vdu_vnf-image\b/g, 'name: two_vdu_vnf-image-v2');
-    files[p] = Buffer.from(t);
-  }
-  Object.assign(files, extra);
-  return { zip: zipFiles(files), vnfdId };
+  return sampleVariant(SAMPLE, { editYaml: (_p, t) => (version === '2.0' ? twoVduVnfV2(t) : t), extraFiles: extra });
 }
 
 let em: Em;

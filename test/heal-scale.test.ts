@@ -2,9 +2,8 @@
  * Heal (SOL002 per VNFC, SOL003 whole) and scale through the API on the
  * simulator, for the two-VDU sample (no Mgmt Driver hooks).
  */
-import crypto from 'node:crypto';
 import path from 'node:path';
-import { readFolderFiles, zipFiles } from '../samples/build';
+import { sampleVariant } from '../samples/variant';
 import { call, onboard, opIdFrom, sim, waitOpState } from './support/api';
 
 let vnfdId: string;
@@ -28,11 +27,9 @@ async function liveStacks(): Promise<any[]> {
 
 beforeAll(async () => {
   // The sample under its own vnfdId, so other test files' packages do not interfere.
-  const files = readFolderFiles(path.resolve(__dirname, '../samples/two_vdu_vnf'));
-  const oldId = /descriptor_id:\s*([0-9a-f-]{36})/.exec(files['Definitions/two_vdu_vnf_top.vnfd.yaml'].toString())![1];
-  vnfdId = crypto.randomUUID();
-  for (const p of Object.keys(files)) if (p.endsWith('.yaml')) files[p] = Buffer.from(files[p].toString().split(oldId).join(vnfdId));
-  expect((await onboard(zipFiles(files))).onboardingState).toBe('ONBOARDED');
+  const variant = sampleVariant(path.resolve(__dirname, '../samples/two_vdu_vnf'));
+  vnfdId = variant.vnfdId;
+  expect((await onboard(variant.zip)).onboardingState).toBe('ONBOARDED');
   id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId })).body.id;
   expect((await call('POST', `/vnflcm/v1/vnf_instances/${id}/heal`, {})).status).toBe(409);
   await run('instantiate', {

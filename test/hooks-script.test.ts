@@ -3,11 +3,11 @@
  * document on stdin; scale_end sees only the added VNFCs, scale_start the
  * ones a scale-in removes; a non-zero exit fails the op with its stderr.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readFolderFiles, zipFiles } from '../samples/build';
+import { zipFiles } from '../samples/build';
+import { sampleVariant } from '../samples/variant';
 import { call, onboard, opIdFrom, waitOpState } from './support/api';
 
 const HOOK = `#!/usr/bin/env node
@@ -25,10 +25,9 @@ const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hooklog-')), 'hooks
 const entries = () => fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 beforeAll(async () => {
-  const files = readFolderFiles(path.resolve(__dirname, '../samples/two_vdu_vnf'));
-  const oldId = /descriptor_id:\s*([0-9a-f-]{36})/.exec(files['Definitions/two_vdu_vnf_top.vnfd.yaml'].toString())![1];
-  vnfdId = crypto.randomUUID();
-  for (const p of Object.keys(files)) if (p.endsWith('.yaml')) files[p] = Buffer.from(files[p].toString().split(oldId).join(vnfdId));
+  const variant = sampleVariant(path.resolve(__dirname, '../samples/two_vdu_vnf'));
+  const files = variant.files;
+  vnfdId = variant.vnfdId;
   const df = 'Definitions/two_vdu_vnf_df_simple.yaml';
   files[df] = Buffer.from(files[df].toString().replace(/(\n    VNF:\n      type: [^\n]+\n      properties:\n        flavour_description: [^\n]+\n)/, `$1      interfaces:
         Vnflcm:

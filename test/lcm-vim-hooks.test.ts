@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readFolderFiles, zipFiles } from '../samples/build';
+import { sampleVariant } from '../samples/variant';
 import { readState } from './harness/state';
 import { call, onboard, opIdFrom, waitOpState } from './support/api';
 
@@ -13,13 +14,7 @@ const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
 
 /** The two-VDU sample under a fresh vnfdId, optionally edited. */
 function samplePackage(edit: (files: Record<string, Buffer>) => void = () => undefined): { zip: Buffer; vnfdId: string } {
-  const files = readFolderFiles(SAMPLE);
-  const top = files['Definitions/two_vdu_vnf_top.vnfd.yaml'].toString();
-  const oldId = /descriptor_id:\s*([0-9a-f-]{36})/.exec(top)![1];
-  const vnfdId = crypto.randomUUID();
-  for (const [p, b] of Object.entries(files)) {
-    if (p.endsWith('.yaml')) files[p] = Buffer.from(b.toString().split(oldId).join(vnfdId));
-  }
+  const { files, vnfdId } = sampleVariant(SAMPLE);
   edit(files);
   return { zip: zipFiles(files), vnfdId };
 }
