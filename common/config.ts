@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 
-function int(name: string, dflt: number): number {
+/** A non-negative integer from the environment, or the default when unset. */
+export function intFromEnv(name: string, dflt: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
@@ -46,12 +47,12 @@ export interface Config {
 export function loadConfig(): Config {
   const dataDir = path.resolve(process.env.DATA_DIR || './data');
   const apiHost = process.env.API_HOST || '127.0.0.1';
-  const apiPort = int('API_PORT', 9890);
-  const temporalPort = int('TEMPORAL_PORT', 7233);
-  const temporalUiPort = int('TEMPORAL_UI_PORT', 8233);
+  const apiPort = intFromEnv('API_PORT', 9890);
+  const temporalPort = intFromEnv('TEMPORAL_PORT', 7233);
+  const temporalUiPort = intFromEnv('TEMPORAL_UI_PORT', 8233);
   const externalTemporal = !!process.env.TEMPORAL_ADDRESS;
   const vimsimHost = process.env.VIMSIM_HOST || '127.0.0.1';
-  const vimsimPort = int('VIMSIM_PORT', 9891);
+  const vimsimPort = intFromEnv('VIMSIM_PORT', 9891);
   return {
     dataDir,
     apiHost,
@@ -75,11 +76,11 @@ export function loadConfig(): Config {
       region: process.env.OS_REGION_NAME || 'RegionOne',
       caFile: process.env.OS_CACERT || undefined,
     },
-    heatPollMs: int('HEAT_POLL_MS', 1000),
+    heatPollMs: intFromEnv('HEAT_POLL_MS', 1000),
     logLevel: process.env.LOG_LEVEL || 'info',
-    mgmtSshPort: int('MGMT_SSH_PORT', 22),
-    sshConnectDeadlineMs: int('SSH_CONNECT_DEADLINE_S', 300) * 1000,
-    mgmtScriptTimeoutMs: int('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
-    maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? int('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
+    mgmtSshPort: intFromEnv('MGMT_SSH_PORT', 22),
+    sshConnectDeadlineMs: intFromEnv('SSH_CONNECT_DEADLINE_S', 300) * 1000,
+    mgmtScriptTimeoutMs: intFromEnv('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
+    maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
   };
 }

@@ -13,6 +13,7 @@
  *   EM_TLS_REQUEST_CLIENT_CERT  true|false, default true when EM_TLS_CA is set (mutual TLS)
  *   EM_LOG_LEVEL            info
  */
+import { intFromEnv } from '../common/config';
 import { stopOnSignal } from '../runtime/stop-on-signal';
 import fs from 'node:fs';
 import pino from 'pino';
@@ -24,13 +25,6 @@ const ClientsEnv = z.array(
   z.strictObject({ clientId: z.string().min(1), clientSecret: z.string().optional(), certificateX5tS256: z.string().optional() }),
 );
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
-}
 
 function jsonFromEnv<T>(name: string, schema: z.ZodType<T>): T | undefined {
   const raw = process.env[name];

@@ -6,6 +6,7 @@
  * authTypes, and no secret in any error message. Certificates are generated
  * by the test (test/support/tls.ts); all servers are on 127.0.0.1.
  */
+import { rejection } from './support/coord';
 import { createHash, X509Certificate } from 'node:crypto';
 import {
   cancelCoordination, certificateThumbprint, clearTokenCache, CoordinationError, getCoordination, postCoordination,
@@ -27,15 +28,6 @@ const coord = (id: string) => ({
 const CLIENT_SECRET = 'cl1ent:s3cret&pw=Zq';
 const BASIC_PASSWORD = 'basic-pa55word-Xy';
 
-async function rejection(p: Promise<unknown>): Promise<CoordinationError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(CoordinationError);
-    return e as CoordinationError;
-  }
-  throw new Error('expected a CoordinationError');
-}
 
 /** A token endpoint issuing tok-<prefix><n>, and the set of tokens an API accepts. */
 function tokenIssuer(prefix: string, expiresIn: number | undefined = 3600) {

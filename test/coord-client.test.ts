@@ -4,6 +4,7 @@
  * (seconds and HTTP-date), Location resolution, polling the Location itself,
  * cancel, error classification, HTTP Basic, and no secret in any message.
  */
+import { rejection } from './support/coord';
 import {
   cancelCoordination, CoordinationError, getCoordination, parseRetryAfter, postCoordination,
   type CoordTarget,
@@ -28,15 +29,6 @@ const coord = (id: string, result: 'CONTINUE' | 'ABORT' | 'CANCELLED' = 'CONTINU
   outputParams: { done: true },
 });
 
-async function rejection(p: Promise<unknown>): Promise<CoordinationError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(CoordinationError);
-    return e as CoordinationError;
-  }
-  throw new Error('expected a CoordinationError');
-}
 
 let srv: TestServer;
 let target: CoordTarget;

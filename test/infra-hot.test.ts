@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { buildStack, vduCountsForLevel, vduCountsForScaleLevels, type InstantiateInput } from '../infra/hot';
-import type { SwImage, Vnfd, VnfdFlavour } from '../vnfpkg/vnfd-model';
+import type { Vnfd, VnfdFlavour } from '../vnfpkg/vnfd-model';
+import { image, v2Flavour } from './support/v2-flavour';
 
 const SAMPLES = path.resolve(__dirname, '../../shared/tacker-samples');
 
@@ -23,7 +24,6 @@ function sampleFiles(sample: string, sub: string): Record<string, Buffer> {
   return out;
 }
 
-const image = (name: string, version = '0.5.2'): SwImage => ({ name, version, containerFormat: 'bare', diskFormat: 'qcow2' });
 const noPolicies = {
   scalingAspects: {}, vduInitialDelta: {}, vduScalingAspectDeltas: {}, instantiationLevels: { levels: {} }, vduInstantiationLevels: {},
 };
@@ -31,44 +31,6 @@ const vnfdOf = (vnfdId: string, productName: string, flavour: VnfdFlavour): Vnfd
   vnfdId, provider: 'Company', productName, softwareVersion: '1.0', vnfdVersion: '1.0', flavours: { [flavour.flavourId]: flavour },
 });
 
-/** v2_userdata_standard, Definitions/v2_sample3_df_simple.yaml. */
-function v2Flavour(): VnfdFlavour {
-  const compute = { memSizeMb: 512, numCpus: 1, localStorageGb: [3] };
-  const cp = (id: string, vduId: string, order: number, virtualLinkId?: string) => ({ id, vduId, order, layerProtocols: ['ipv4'], ...(virtualLinkId ? { virtualLinkId } : {}) });
-  return {
-    flavourId: 'simple', sourceFile: 'Definitions/v2_sample3_df_simple.yaml', hooks: {},
-    vdus: {
-      VDU1: { id: 'VDU1', name: 'VDU1', minInstances: 1, maxInstances: 3, swImage: image('cirros-0.5.2-x86_64-disk'), flavorName: 'm1.tiny', virtualCompute: compute, storageIds: [] },
-      VDU2: { id: 'VDU2', name: 'VDU2', minInstances: 1, maxInstances: 1, flavorName: 'm1.tiny', virtualCompute: compute, storageIds: ['VDU2-VirtualStorage'] },
-    },
-    storages: { 'VDU2-VirtualStorage': { id: 'VDU2-VirtualStorage', sizeGb: 1, swImage: image('VDU2-VirtualStorage-image') } },
-    cps: {
-      VDU1_CP1: cp('VDU1_CP1', 'VDU1', 0), VDU1_CP2: cp('VDU1_CP2', 'VDU1', 1, 'internalVL1'), VDU1_CP3: cp('VDU1_CP3', 'VDU1', 2, 'internalVL2'),
-      VDU2_CP1: cp('VDU2_CP1', 'VDU2', 0), VDU2_CP2: cp('VDU2_CP2', 'VDU2', 1, 'internalVL1'), VDU2_CP3: cp('VDU2_CP3', 'VDU2', 2, 'internalVL2'),
-    },
-    virtualLinks: {
-      internalVL1: { id: 'internalVL1', layerProtocols: ['ipv4'], cidrs: ['192.168.3.0/24'] },
-      internalVL2: { id: 'internalVL2', layerProtocols: ['ipv4'], cidrs: ['192.168.4.0/24'] },
-    },
-    extVirtualLinkRequirements: { virtual_link_external1_1: { cpId: 'VDU1_CP1' }, virtual_link_external1_2: { cpId: 'VDU2_CP1' } },
-    scalingAspects: { VDU1_scale: { id: 'VDU1_scale', name: 'VDU1_scale', maxScaleLevel: 2, stepDeltas: ['delta_1'] } },
-    vduInitialDelta: { VDU1: 1, VDU2: 1 },
-    vduScalingAspectDeltas: { VDU1_scale: { VDU1: { delta_1: 1 } } },
-    instantiationLevels: {
-      levels: {
-        instantiation_level_1: { description: 'Smallest size', scaleInfo: { VDU1_scale: 0 } },
-        instantiation_level_2: { description: 'Largest size', scaleInfo: { VDU1_scale: 1 } },
-      },
-      defaultLevel: 'instantiation_level_1',
-    },
-    vduInstantiationLevels: {
-      VDU1: { instantiation_level_1: 1, instantiation_level_2: 2 },
-      VDU2: { instantiation_level_1: 1, instantiation_level_2: 1 },
-    },
-  };
-}
-
-/** kubernetes_vnf_package, Definitions/sample_kubernetes_df_simple.yaml. */
 function k8sFlavour(): VnfdFlavour {
   const node = (id: string, min: number, max: number) => ({
     id, name: id, minInstances: min, maxInstances: max, swImage: image(`Image for ${id} kubernetes`, '20.04'),

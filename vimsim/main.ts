@@ -7,6 +7,7 @@
  * default ubuntu/ubuntu), VIMSIM_USERS (JSON list of {name,password,project,domain?}),
  * VIMSIM_LOG_LEVEL (info).
  */
+import { intFromEnv } from '../common/config';
 import { stopOnSignal } from '../runtime/stop-on-signal';
 import path from 'node:path';
 import pino from 'pino';
@@ -26,13 +27,6 @@ const SshUsersEnv = z.array(
   }),
 );
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
-}
 
 async function main(): Promise<void> {
   const logger = pino({ name: 'vimsim', level: process.env.VIMSIM_LOG_LEVEL ?? 'info' });
