@@ -27,7 +27,7 @@ export type { SshUser } from './ssh/credentials';
 export interface VimSimOptions {
   host?: string;
   port?: number;
-  /** State lives in <dataDir>/vimsim/state.json. */
+  /** State lives in <dataDir>/vimsim/state.db. */
   dataDir: string;
   delayMs?: number;
   tokenTtlSec?: number;
@@ -131,9 +131,11 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
       closed ??= new Promise<void>((resolve) => {
         // Timers stop but pending operations stay recorded: a restart resumes them.
         engine.stopTimers();
-        store.save();
         ssh.close();
-        server.close(() => resolve());
+        server.close(() => {
+          store.close();
+          resolve();
+        });
         server.closeAllConnections();
       });
       return closed;

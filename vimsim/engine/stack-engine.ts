@@ -87,7 +87,7 @@ export class StackEngine {
   validate(projectId: string, req: Omit<StackCreateRequest, 'stack_name'>): Record<string, unknown> {
     const template = asHeatError(() => parseTemplate(req.template));
     const environment = asHeatError(() => parseEnvironment(req.environment));
-    const scratch = { state: structuredClone(this.store.data), now: heatTime(), sshCidr: this.settings.sshCidr, environment };
+    const scratch = { state: this.store.scratchCopy(), now: heatTime(), sshCidr: this.settings.sshCidr, environment };
     asHeatError(() =>
       new Planner(scratch).createStack({
         name: 'validate',

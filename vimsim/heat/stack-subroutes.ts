@@ -4,6 +4,7 @@
  */
 import type { Request, Response } from 'express';
 import type { ResourceRecord, SimState, StackRecord } from '../state/model';
+import type { StateStore } from '../state/store';
 import { findResource, isDeleted } from '../state/stacks';
 import { baseUrlOf } from '../util/http';
 import { heatErrors } from './errors';
@@ -45,12 +46,12 @@ export function stackResourceRoutes(deps: HeatDeps, req: Request, res: Response,
     case 'GET resources/:x/events': {
       stats.track('event.list', res);
       resourceOf(stack, rest[1]);
-      res.json({ events: eventsOf(state, stack, req, base, rest[1]) });
+      res.json({ events: eventsOf(store, stack, req, base, rest[1]) });
       return;
     }
     case 'GET events': {
       stats.track('event.list', res);
-      res.json({ events: eventsOf(state, stack, req, base, typeof req.query.resource_name === 'string' ? req.query.resource_name : undefined) });
+      res.json({ events: eventsOf(store, stack, req, base, typeof req.query.resource_name === 'string' ? req.query.resource_name : undefined) });
       return;
     }
     case 'GET template':
@@ -121,14 +122,16 @@ function resourcesToDepth(state: SimState, stack: StackRecord, depth: number): [
   return out;
 }
 
-function eventsOf(state: SimState, stack: StackRecord, req: Request, base: string, resourceName: string | undefined) {
+function eventsOf(store: StateStore, stack: StackRecord, req: Request, base: string, resourceName: string | undefined) {
   const depth = Number(req.query.nested_depth ?? 0) || 0;
+  const state = store.data;
   const stacks = resourcesToDepth(state, stack, Math.max(0, depth - 1))
     .map(([, r]) => (r.nestedStackId ? state.stacks[r.nestedStackId] : undefined))
     .filter((s): s is StackRecord => s !== undefined);
   const sources = depth > 0 ? [stack, ...stacks] : [stack];
-  let events = sources
-    .flatMap((s) => s.events.map((e) => ({ stack: s, event: e })))
+  const byId = new Map(sources.map((s) => [s.id, s]));
+  let events = store.eventsOf([...byId.keys()])
+    .map(({ stackId, event }) => ({ stack: byId.get(stackId)!, event }))
     .filter(({ stack: s, event }) => resourceName === undefined || (s === stack && event.resourceName === resourceName));
   // Stable sort by time keeps the recorded order within the same second.
   events = events.map((e, i) => ({ ...e, i })).sort((a, b) => a.event.time.localeCompare(b.event.time) || a.i - b.i);

@@ -1,6 +1,6 @@
 /**
  * Per-server SSH host keys: one ed25519 key generated when the server is
- * created and kept in its resource data (state.json), so a simulator restart
+ * created and kept in its resource data (state.db), so a simulator restart
  * presents the same key and a replacement server presents a new one.
  */
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * Everything the simulator remembers. It is plain JSON so it can be written
- * to state.json as is and cloned cheaply to roll back a failed request.
+ * Everything the simulator remembers. It is plain JSON so StateStore can save
+ * it as one document and restore it to roll back a failed request.
  */
 
 export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -94,6 +94,7 @@ export interface StackRecord {
   paramTypes: Record<string, string>;
   outputs: StackOutput[];
   resources: ResourceRecord[];
+  /** Events since the last save; StateStore.save moves them to its event log (read them with eventsOf). */
   events: EventRecord[];
   timeoutMins?: number;
   disableRollback: boolean;

@@ -2,12 +2,9 @@
 import { newUuid } from '../util/ids';
 import type { ResourceAction, ResourceRecord, StackAction, StackRecord, Status } from './model';
 
-/** Events kept per stack; older ones are dropped so state.json stays small. */
-const MAX_EVENTS_PER_STACK = 1000;
-
+/** Recorded on the stack until the next save moves it into the store's event log. */
 function pushEvent(stack: StackRecord, event: StackRecord['events'][number]): void {
   stack.events.push(event);
-  if (stack.events.length > MAX_EVENTS_PER_STACK) stack.events.splice(0, stack.events.length - MAX_EVENTS_PER_STACK);
 }
 
 export function setStackStatus(stack: StackRecord, action: StackAction, status: Status, reason: string, now: string): void {
