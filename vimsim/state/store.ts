@@ -43,6 +43,7 @@ export class StateStore {
     fs.mkdirSync(dir, { recursive: true });
     const db = new Database(path.join(dir, 'state.db'));
     db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL'); // WAL + NORMAL: a process crash loses nothing; only power loss may lose the last commits
     db.exec(`CREATE TABLE IF NOT EXISTS document (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, stack_id TEXT NOT NULL, json TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS events_by_stack ON events (stack_id, seq);`);

@@ -8,7 +8,7 @@ import type { HotTemplate, ResourceRecord, StackRecord } from '../../state/model
 import { shortId } from '../../util/ids';
 import type { AttributeView, ResourceBehaviour, ResourceContext } from '../behaviour';
 import { TemplateError } from '../errors';
-import { isPlainObject, parseTemplate } from '../template';
+import { isPlainObject, parseTemplateFile } from '../template';
 
 function nestedStackOf(view: AttributeView, res: ResourceRecord): StackRecord | undefined {
   return res.nestedStackId ? view.state.stacks[res.nestedStackId] : undefined;
@@ -25,7 +25,7 @@ function outputsMap(stack: StackRecord | undefined): Record<string, unknown> {
 
 function fileTemplate(ctx: ResourceContext, res: ResourceRecord): HotTemplate {
   const file = res.impl.slice('file:'.length);
-  return parseTemplate(ctx.stack.files[file], `template file "${file}"`);
+  return parseTemplateFile(ctx.stack.files[file], `template file "${file}"`);
 }
 
 export const templateResource: ResourceBehaviour = {
