@@ -52,7 +52,7 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   const startSeconds = sec(t0);
   const mine = new Set(opIds);
   const pending = () => em.coordinations().filter((c) => mine.has(String(c.request.vnfLcmOpOccId)) && c.state === 'PENDING').length;
-  await until(`${m} coordinations PENDING on the EM`, 600_000, () => pending() >= m);
+  await until(`${m} coordinations PENDING on the EM`, 600_000 + m * 600, () => pending() >= m);
   const parkSeconds = sec(t0);
   await new Promise((r) => setTimeout(r, 5000)); // let the last workflow tasks complete
   const parked = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN };
@@ -62,7 +62,7 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   t0 = performance.now();
   await pool(opIds, 10, (id) => api.cancel(id));
   let failedTemp = 0;
-  await until(`${m} ops FAILED_TEMP after cancel`, 600_000, async () => {
+  await until(`${m} ops FAILED_TEMP after cancel`, 600_000 + m * 600, async () => {
     const states = await pool(opIds, 10, (id) => api.opOcc(id).then((o) => o.operationState));
     failedTemp = states.filter((s) => s === 'FAILED_TEMP').length;
     return failedTemp === m;

@@ -75,3 +75,23 @@ test('a state.json of an earlier version is taken over, events included', () => 
   expect(store.eventsOf(['a']).map((e) => e.event.id)).toEqual(['e1']);
   store.close();
 });
+
+test('a change that leaves no event is saved when the caller names the stack; reopening gives back the same state', () => {
+  const dir = tempDataDir();
+  const store = StateStore.open(dir);
+  store.transaction(() => {
+    store.data.stacks.a = stackRecord('a');
+    store.data.stacks.n = { ...stackRecord('n'), rootId: 'a', parentId: 'a' };
+    store.data.stacks.b = stackRecord('b');
+  });
+  store.data.stacks.n.userParams = { hostKey: 'added later' }; // e.g. the SSH side giving a server its host key
+  store.save(['n']);
+  touch(store.data.stacks.b, 1);
+  store.save();
+  const memory = JSON.stringify(store.data);
+  store.close();
+  const again = StateStore.open(dir);
+  expect(again.data.stacks.n.userParams).toEqual({ hostKey: 'added later' });
+  expect(JSON.stringify(again.data)).toBe(memory);
+  again.close();
+});

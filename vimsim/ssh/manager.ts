@@ -63,17 +63,17 @@ export class SshManager {
         this.retire(ep.host);
         this.log.info({ server: id, address: ep.address }, 'SSH endpoint closed');
       }
-      let keysAdded = false;
+      const keysAdded: string[] = []; // stacks whose servers got a host key now
       for (const [id, server] of wanted) {
         if (this.endpoints.has(id)) continue;
         try { // one server's trouble must not keep the others off the network
-          keysAdded = this.ensureHostKey(server) || keysAdded;
+          if (this.ensureHostKey(server)) keysAdded.push(server.stackId);
           this.open(server);
         } catch (err) {
           this.log.error({ err, server: id }, 'SSH endpoint could not be opened');
         }
       }
-      if (keysAdded) this.store.save();
+      if (keysAdded.length > 0) this.store.save(keysAdded);
     } catch (err) {
       this.log.error({ err }, 'SSH reconcile failed');
     } finally {
