@@ -40,7 +40,8 @@ class CancelledByOperator extends Error {}
 
 export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpState> {
   let state: OpState = 'STARTING';
-  let transitions = 0; // states recorded so far
+  let decisionsTaken = 0; // operator decisions accepted so far
+  let decisionsActed = 0; // ... and acted on: the state they lead to is recorded
   let phase: 'forward' | 'rollback' = 'forward';
   let cursor = 0; // next forward step
   const started = new Set<number>();
@@ -59,13 +60,16 @@ export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpS
       opOccId: input.opOccId, state: next, error, currentStep: isFinal(next) ? null : undefined,
       isCancelPending: cancel !== undefined && next !== 'FAILED_TEMP' && !isFinal(next), cancelMode: cancel ?? null,
     });
-    transitions++;
   }
-  /** Update handlers return once the workflow has acted on them, so the API answers after the state moved. */
+  /**
+   * Update handlers return once the workflow has acted on them, so the API answers after the state moved.
+   * Counted per decision, not per recorded state: the update can arrive while FAILED_TEMP itself is still
+   * being recorded, and that write must not be mistaken for the answer to the decision.
+   */
   const decide = async (d: Decision) => {
-    const before = transitions;
     decision = d;
-    await condition(() => transitions > before);
+    const mine = ++decisionsTaken;
+    await condition(() => decisionsActed >= mine);
   };
 
   const requireFailedTemp = (task: string) => {
@@ -159,10 +163,12 @@ export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpS
     decision = undefined;
     if (d === 'fail') {
       await enter('FAILED');
+      decisionsActed++;
       break;
     }
     if (d === 'rollback') phase = 'rollback';
     await enter(phase === 'forward' ? 'PROCESSING' : 'ROLLING_BACK');
+    decisionsActed++;
   }
   await condition(allHandlersFinished);
   return state;
