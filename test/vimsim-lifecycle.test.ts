@@ -1,9 +1,12 @@
 /**
  * Operation lifecycle: injected failures and hangs, cancel, delete while
  * hung, update semantics (PATCH/PUT, 409 while in progress), ResourceGroups,
- * and a restart on the same data dir while an operation is in progress.
+ * a restart on the same data dir while an operation is in progress, and a
+ * state that cannot be saved for a while.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { VimSim } from '../vimsim/server';
 import { admin, HeatTestClient, holdingStack, startTestSim, tempDataDir } from './vimsim-helpers';
 
@@ -222,6 +225,34 @@ describe('vimsim restart', () => {
       expect(Object.keys(network.networks)).toHaveLength(0);
     } finally {
       await third.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('vimsim storage failure', () => {
+  it('keeps an operation IN_PROGRESS while its end cannot be saved, and ends it once it can', async () => {
+    const dataDir = tempDataDir();
+    const sim = await startTestSim({ dataDir, delayMs: 300 });
+    // A second connection refuses every event insert, as a full disk would.
+    const other = new Database(path.join(dataDir, 'vimsim', 'state.db'));
+    try {
+      const heat = await HeatTestClient.connect(sim);
+      const { id } = await heat.createStack(body('life-disk-full'));
+      other.exec("CREATE TRIGGER refuse_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+      await sleep(900); // the end was due at 300 ms and has failed at least once
+      expect((await heat.stack(`life-disk-full/${id}`)).stack_status).toBe('CREATE_IN_PROGRESS');
+
+      other.exec('DROP TRIGGER refuse_events');
+      await heat.waitFor(`life-disk-full/${id}`, ['CREATE_COMPLETE'], 3000);
+      const events = (await heat.call('GET', `stacks/life-disk-full/${id}/events`)).body.events
+        .filter((e: any) => e.resource_name === 'life-disk-full');
+      expect(events.map((e: any) => e.resource_status)).toEqual(['CREATE_IN_PROGRESS', 'CREATE_COMPLETE']);
+      const saved = other.prepare('SELECT json FROM trees WHERE root_id = ?').get(id) as { json: string };
+      expect(JSON.parse(saved.json).find((s: any) => s.id === id).status).toBe('COMPLETE');
+    } finally {
+      other.close();
+      await sim.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,10 +1,11 @@
 /**
  * The simulator's state store on a real SQLite file: events leave the state
  * document for a capped log, a failed transaction leaves neither state nor
- * events behind, everything survives reopening, and a state.json of an
- * earlier version is taken over.
+ * events behind, a save that cannot commit loses no events, everything
+ * survives reopening, and a state.json of an earlier version is taken over.
  */
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { emptyState, type EventRecord, type StackRecord } from '../vimsim/state/model';
 import { setStackStatus } from '../vimsim/state/status';
@@ -94,4 +95,23 @@ test('a change that leaves no event is saved when the caller names the stack; re
   expect(again.data.stacks.n.userParams).toEqual({ hostKey: 'added later' });
   expect(JSON.stringify(again.data)).toBe(memory);
   again.close();
+});
+
+test('events of a save that could not commit are logged by the next one', () => {
+  const dir = tempDataDir();
+  const store = StateStore.open(dir);
+  store.transaction(() => { store.data.stacks.a = stackRecord('a'); });
+  // A second connection makes every event insert fail, as a full disk would.
+  const other = new Database(path.join(dir, 'state.db'));
+  other.exec("CREATE TRIGGER refuse_events BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+  touch(store.data.stacks.a, 2); // e.g. a stack's progress timer, saving outside any request
+  expect(() => store.save()).toThrow('disk full');
+  expect(store.eventsOf(['a'])).toEqual([]);
+
+  other.exec('DROP TRIGGER refuse_events');
+  other.close();
+  touch(store.data.stacks.a, 1);
+  store.save();
+  expect(store.eventsOf(['a']).map((e) => e.event.reason)).toEqual(['change 0', 'change 1', 'change 0']);
+  store.close();
 });

@@ -43,6 +43,8 @@ export interface EngineSettings {
   sshCidr: string;
 }
 
+/** How soon the end of an operation is tried again when the state could not be saved. */
+const FINISH_RETRY_MS = 1000;
 const STACK_NAME = /^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$/;
 
 export class StackEngine {
@@ -247,13 +249,24 @@ export class StackEngine {
     this.timers.set(rootId, timer);
   }
 
+  /**
+   * Ends the pending operation as one transaction: when the state cannot be saved (a full disk)
+   * the stack stays IN_PROGRESS, as it was on disk, and the end is tried again a second later.
+   */
   private finish(rootId: string, outcome: Outcome): void {
     this.clearTimer(rootId);
-    const root = this.store.data.stacks[rootId];
-    if (!root?.pending) return;
-    finishOperation(this.store.data, root, outcome, heatTime());
-    this.store.save();
-    this.log.info({ stack: root.name, id: root.id, status: `${root.action}_${root.status}`, reason: root.reason }, 'stack operation finished');
+    try {
+      const root = this.store.transaction(() => {
+        const stack = this.store.data.stacks[rootId];
+        if (!stack?.pending) return undefined;
+        finishOperation(this.store.data, stack, outcome, heatTime());
+        return stack;
+      });
+      if (root) this.log.info({ stack: root.name, id: root.id, status: `${root.action}_${root.status}`, reason: root.reason }, 'stack operation finished');
+    } catch (err) {
+      this.log.error({ err, stack: rootId }, 'the end of a stack operation could not be saved; trying again in 1 s');
+      this.schedule(rootId, FINISH_RETRY_MS, outcome);
+    }
   }
 
   private clearTimer(rootId: string): void {

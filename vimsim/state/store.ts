@@ -94,14 +94,20 @@ export class StateStore {
     const changed = (map: Map<string, string>, key: string, json: string) => (map.get(key) === json ? [] : [{ key, json }]);
     const treeWrites = [...dirty].flatMap((root) => changed(this.saved.trees, root, JSON.stringify(trees.get(root) ?? [])));
     const sectionWrites = SECTIONS.flatMap((name) => changed(this.saved.sections, name, JSON.stringify(this.state[name])));
-    this.db.transaction(() => {
-      for (const { key, json } of treeWrites) this.sql.putTree.run(key, json);
-      for (const { key, json } of sectionWrites) this.sql.putSection.run(key, json);
-      for (const [stackId, events] of fresh) {
-        for (const event of events) this.sql.addEvent.run(stackId, JSON.stringify(event));
-        this.purgeEvents(stackId, events.length);
-      }
-    })();
+    try {
+      this.db.transaction(() => {
+        for (const { key, json } of treeWrites) this.sql.putTree.run(key, json);
+        for (const { key, json } of sectionWrites) this.sql.putSection.run(key, json);
+        for (const [stackId, events] of fresh) {
+          for (const event of events) this.sql.addEvent.run(stackId, JSON.stringify(event));
+          this.purgeEvents(stackId, events.length);
+        }
+      })();
+    } catch (err) {
+      // Nothing was committed: the events go back on their stacks for the next save to log.
+      for (const [stackId, events] of fresh) this.state.stacks[stackId].events = events;
+      throw err;
+    }
     for (const { key, json } of treeWrites) this.saved.trees.set(key, json);
     for (const { key, json } of sectionWrites) this.saved.sections.set(key, json);
     for (const listener of this.saveListeners) listener();
