@@ -1,0 +1,88 @@
+/** Keystone: config, first-time setup (once per dataDir), gunicorn process. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { keystoneConf } from './configs';
+import { venvBin } from './install';
+import { Proc, runTool, spawnDetached, stopProc, waitForStatus } from './procs';
+import { Layout, writeIfChanged } from './state';
+
+export const ADMIN_USER = 'admin';
+export const ADMIN_PASSWORD = 'devstack';
+export const ADMIN_PROJECT = 'admin';
+
+export interface KeystoneInput {
+  venv: string;
+  l: Layout;
+  port: number;
+  tokenExpirationSec: number;
+  pinsHash: string;
+  env: NodeJS.ProcessEnv;
+  stdio?: number;
+  log: (m: string) => void;
+}
+
+const conf = (l: Layout) => path.join(l.keystone, 'keystone.conf');
+/** gunicorn's proc name (setproctitle rewrites its argv): finds leftovers of this dataDir. */
+export const keystoneMarker = (l: Layout) => `nfv-keystone@${l.root}@`; // closing @: /a is no prefix match of /ab
+
+/**
+ * Bootstraps a fresh dataDir (keys, schema, admin/devstack, roles admin/member/
+ * reader/service, identity endpoint, RegionOne). A later start only re-runs
+ * db_sync when the pinned Keystone version changed. The marker is written last,
+ * so a setup killed half-way is redone from scratch.
+ */
+export async function prepareKeystone(k: KeystoneInput): Promise<void> {
+  writeIfChanged(conf(k.l), keystoneConf(k.l, { tokenExpirationSec: k.tokenExpirationSec }));
+  const marker = path.join(k.l.keystone, 'bootstrap.done');
+  const done = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').trim() : undefined;
+  const logFile = path.join(k.l.logs, 'keystone-setup.log');
+  const t0 = Date.now();
+  if (done === undefined) {
+    for (const f of ['keystone.db', 'keystone.db-journal', 'keystone.db-wal', 'keystone.db-shm', 'fernet-keys', 'credential-keys']) {
+      fs.rmSync(path.join(k.l.keystone, f), { recursive: true, force: true });
+    }
+    const url = `http://127.0.0.1:${k.port}/v3`;
+    await runTool('keystone bootstrap', venvBin('python', k.venv), [
+      path.join(__dirname, 'keystone_setup.py'), '--config-file', conf(k.l), 'bootstrap',
+      '--bootstrap-username', ADMIN_USER, '--bootstrap-password', ADMIN_PASSWORD,
+      '--bootstrap-project-name', ADMIN_PROJECT, '--bootstrap-role-name', 'admin',
+      '--bootstrap-service-name', 'keystone', '--bootstrap-region-id', 'RegionOne',
+      '--bootstrap-admin-url', url, '--bootstrap-internal-url', url, '--bootstrap-public-url', url,
+    ], { env: k.env, cwd: k.l.keystone, logFile });
+    k.log(`keystone: keys + db_sync + bootstrap in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } else if (done !== k.pinsHash) {
+    await runTool('keystone db_sync', venvBin('keystone-manage', k.venv), ['--config-file', conf(k.l), 'db_sync'], {
+      env: k.env, cwd: k.l.keystone, logFile,
+    });
+    k.log(`keystone: db_sync after a version change in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  fs.writeFileSync(marker, k.pinsHash + '\n');
+}
+
+export async function startKeystone(k: KeystoneInput): Promise<Proc> {
+  const t0 = Date.now();
+  const args = [
+    '--pythonpath', __dirname, '--chdir', k.l.keystone,
+    '--bind', `127.0.0.1:${k.port}`, '--workers', '1', '--threads', '4',
+    // one worker: the dogpile memory cache is per process
+    '--name', keystoneMarker(k.l), '--graceful-timeout', '5',
+    // gunicorn >= 25 opens a control socket at ~/.gunicorn/gunicorn.ctl, shared by every gunicorn of the user
+    '--no-control-socket',
+    '--access-logfile', path.join(k.l.logs, 'keystone-access.log'),
+    '--error-logfile', path.join(k.l.logs, 'keystone-gunicorn.log'),
+    'keystone_wsgi:application',
+  ];
+  const p = spawnDetached({
+    name: 'keystone', cmd: venvBin('gunicorn', k.venv), args, cwd: k.l.keystone,
+    env: { ...k.env, OS_KEYSTONE_CONFIG_DIR: k.l.keystone, OS_KEYSTONE_CONFIG_FILES: 'keystone.conf' },
+    pidFile: k.l.keystonePid, stdio: k.stdio, logFile: path.join(k.l.logs, 'keystone-stdout.log'),
+  });
+  try {
+    await waitForStatus(`http://127.0.0.1:${k.port}/v3`, 200, 90_000, p, `${k.l.logs}/keystone*.log`);
+  } catch (e) {
+    await stopProc(p, 0, 'SIGKILL'); // the whole group: a gunicorn worker too
+    throw e;
+  }
+  k.log(`keystone: pid ${p.pid}, first 200 after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return p;
+}

@@ -1,0 +1,97 @@
+/**
+ * On-disk layout under <dataDir>/openstack and the per-dataDir secrets:
+ * service-user passwords (service-users.json) and Heat's auth_encryption_key.
+ * Generated once, kept 0600, so restarts on the same dataDir reuse them.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Layout {
+  root: string; // <dataDir>/openstack
+  logs: string;
+  keystone: string; // keystone.conf, keystone.db, fernet-keys/, credential-keys/
+  heat: string; // heat.conf, heat.db
+  serviceUsersFile: string;
+  keystonePid: string;
+  heatPid: string;
+  ownerPid: string; // the Node process that runs this cloud
+}
+
+export function layout(dataDir: string): Layout {
+  const root = path.join(path.resolve(dataDir), 'openstack');
+  const l: Layout = {
+    root,
+    logs: path.join(root, 'logs'),
+    keystone: path.join(root, 'keystone'),
+    heat: path.join(root, 'heat'),
+    serviceUsersFile: path.join(root, 'service-users.json'),
+    keystonePid: path.join(root, 'keystone.pid'),
+    heatPid: path.join(root, 'heat.pid'),
+    ownerPid: path.join(root, 'owner.pid'),
+  };
+  for (const d of [l.root, l.logs, l.keystone, l.heat]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+  return l;
+}
+
+export interface ServiceUser {
+  username: string;
+  password: string;
+  project: 'service';
+  /** Keystone domain *name* of the user (heat_domain_admin lives in domain `heat`). */
+  domain: 'Default' | 'heat';
+}
+export type ServiceUserName = 'heat' | 'heat_domain_admin' | 'vimsim' | 'nfv';
+export type ServiceUsers = Record<ServiceUserName, ServiceUser>;
+const NAMES: ServiceUserName[] = ['heat', 'heat_domain_admin', 'vimsim', 'nfv'];
+
+function secret(bytes: number): string {
+  return crypto.randomBytes(bytes).toString('base64url');
+}
+
+/** Reads (or creates, atomically and 0600) a small secret file. */
+function readOrCreate(file: string, make: () => string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, make(), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return fs.readFileSync(file, 'utf8');
+}
+
+export function loadServiceUsers(l: Layout): ServiceUsers {
+  let users = JSON.parse(readOrCreate(l.serviceUsersFile, () => '{}')) as Partial<ServiceUsers>;
+  const missing = NAMES.filter((n) => !users[n]?.password);
+  if (missing.length) {
+    // first start, or a file from an older layout: add what is missing, keep the rest
+    for (const n of missing) {
+      users[n] = { username: n, password: secret(24), project: 'service', domain: n === 'heat_domain_admin' ? 'heat' : 'Default' };
+    }
+    const tmp = `${l.serviceUsersFile}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(users, null, 2) + '\n', { mode: 0o600 });
+    fs.renameSync(tmp, l.serviceUsersFile);
+    users = JSON.parse(fs.readFileSync(l.serviceUsersFile, 'utf8'));
+  }
+  fs.chmodSync(l.serviceUsersFile, 0o600);
+  return users as ServiceUsers;
+}
+
+/** Heat encrypts stored credentials with it: losing it breaks existing stacks. 32 chars. */
+export function heatAuthEncryptionKey(l: Layout): string {
+  return readOrCreate(path.join(l.heat, 'auth_encryption_key'), () => crypto.randomBytes(16).toString('hex')).trim();
+}
+
+/** Writes a file only when its content changed (mode applied either way). */
+export function writeIfChanged(file: string, content: string, mode = 0o644): void {
+  let old: string | undefined;
+  try {
+    old = fs.readFileSync(file, 'utf8');
+  } catch {
+    /* new file */
+  }
+  if (old !== content) fs.writeFileSync(file, content, { mode });
+  fs.chmodSync(file, mode);
+}
