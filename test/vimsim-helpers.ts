@@ -1,35 +1,46 @@
 /**
- * Shared helpers for the VIM simulator tests: start a simulator on an
- * ephemeral loopback port with a fresh data dir, authenticate, and talk to
- * Heat/admin endpoints with plain fetch.
+ * Shared helpers for the VIM simulator tests: the embedded cloud's real
+ * Keystone and Heat (from the environment), an in-process simulator with its
+ * own data dir and a service user of its own, the Keystone catalog pointed at
+ * that simulator (so Heat calls it), and small REST clients.
+ *
+ * The cloud: TEST_KEYSTONE_URL (Keystone v3 URL, e.g. http://127.0.0.1:25357/v3)
+ * and TEST_HEAT_URL when set, else the harness state file (PRODUCT_STATE:
+ * keystoneUrl, heatUrl); TEST_ADMIN_USER / TEST_ADMIN_PASSWORD /
+ * TEST_ADMIN_PROJECT (admin / devstack / admin). Without TEST_HEAT_URL Heat is
+ * found in the catalog (orchestration).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startVimSim, type VimSim, type VimSimOptions } from '../vimsim/server';
+import { startVimSim, type AuthSettings, type VimSim, type VimSimOptions } from '../vimsim/server';
 
-type RequestRedirect = 'follow' | 'manual' | 'error';
-
-export const SAMPLES = path.resolve(__dirname, '../../shared/tacker-samples');
-
-export function readSample(relative: string): string {
-  return fs.readFileSync(path.join(SAMPLES, relative), 'utf8');
+export interface EmbeddedCloud {
+  keystoneUrl: string;
+  admin: { username: string; password: string; project: string };
+  heatUrl?: string;
 }
 
-export function tempDataDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'vimsim-test-'));
+/** Keystone and Heat of the harness, when it runs (its state file). */
+function harnessCloud(): { keystoneUrl?: string; heatUrl?: string } {
+  const file = process.env.PRODUCT_STATE;
+  if (!file || !fs.existsSync(file)) return {};
+  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { keystoneUrl?: string; heatUrl?: string };
+  return { keystoneUrl: state.keystoneUrl, heatUrl: state.heatUrl };
 }
 
-/** Starts a simulator on an ephemeral port; a data dir it made itself is removed on close. */
-export async function startTestSim(opts: Partial<VimSimOptions> = {}): Promise<VimSim> {
-  const ownDir = opts.dataDir === undefined ? tempDataDir() : undefined;
-  const sim = await startVimSim({ host: '127.0.0.1', port: 0, dataDir: opts.dataDir ?? ownDir!, delayMs: 30, ...opts });
+export function embeddedCloud(): EmbeddedCloud {
+  const harness = process.env.TEST_KEYSTONE_URL ? {} : harnessCloud();
+  const keystoneUrl = process.env.TEST_KEYSTONE_URL ?? harness.keystoneUrl;
+  if (!keystoneUrl) throw new Error('no Keystone: set TEST_KEYSTONE_URL or run under the harness (the vimsim tests need a real Keystone and Heat)');
   return {
-    ...sim,
-    async close() {
-      await sim.close();
-      if (ownDir) fs.rmSync(ownDir, { recursive: true, force: true });
+    keystoneUrl: keystoneUrl.replace(/\/+$/, ''),
+    admin: {
+      username: process.env.TEST_ADMIN_USER ?? 'admin',
+      password: process.env.TEST_ADMIN_PASSWORD ?? 'devstack',
+      project: process.env.TEST_ADMIN_PROJECT ?? 'admin',
     },
+    heatUrl: process.env.TEST_HEAT_URL ?? harness.heatUrl,
   };
 }
 
@@ -39,12 +50,23 @@ export interface HttpResult<T = any> {
   headers: Headers;
 }
 
-export async function http<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}, redirect: RequestRedirect = 'follow'): Promise<HttpResult<T>> {
-  const res = await fetch(url, {
+/** A connection the server closed while idle (gunicorn keeps them 2 s, fetch reuses them longer): sent again once. */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET') return fetch(url, init);
+    throw err;
+  }
+}
+
+export async function http<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+  const raw = typeof body === 'string' || body instanceof Buffer;
+  const res = await fetchOnce(url, {
     method,
-    redirect,
-    headers: { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: { ...(body !== undefined && !raw ? { 'Content-Type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : raw ? (body as string) : JSON.stringify(body),
   });
   const text = await res.text();
   let parsed: unknown = text;
@@ -56,7 +78,7 @@ export async function http<T = any>(method: string, url: string, body?: unknown,
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 
-export function passwordAuth(user = 'admin', password = 'devstack', project = 'admin') {
+export function passwordAuth(user: string, password: string, project: string) {
   return {
     auth: {
       identity: { methods: ['password'], password: { user: { name: user, password, domain: { name: 'Default' } } } },
@@ -65,29 +87,195 @@ export function passwordAuth(user = 'admin', password = 'devstack', project = 'a
   };
 }
 
+export interface Session {
+  token: string;
+  projectId: string;
+  userId: string;
+  catalog: any[];
+}
+
+export async function login(cloud: EmbeddedCloud, user = cloud.admin.username, password = cloud.admin.password, project = cloud.admin.project): Promise<Session> {
+  const res = await http('POST', `${cloud.keystoneUrl}/auth/tokens`, passwordAuth(user, password, project));
+  if (res.status !== 201) throw new Error(`Keystone login of ${user} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { token: res.headers.get('x-subject-token')!, projectId: res.body.token.project.id, userId: res.body.token.user.id, catalog: res.body.token.catalog };
+}
+
+const SERVICE_USER = 'vimsim-test';
+const SERVICE_PASSWORD = 'vimsim-test-password';
+
+/** Keystone admin calls. */
+async function ks(cloud: EmbeddedCloud, token: string, method: string, p: string, body?: unknown): Promise<HttpResult> {
+  return http(method, `${cloud.keystoneUrl}${p}`, body, { 'X-Auth-Token': token });
+}
+
+async function idOf(cloud: EmbeddedCloud, token: string, collection: string, name: string): Promise<string | undefined> {
+  return (await ks(cloud, token, 'GET', `/${collection}?name=${encodeURIComponent(name)}`)).body[collection]?.[0]?.id;
+}
+
+/** A service user of the tests' own (admin + service on project service), as the launcher makes `vimsim`. */
+export async function ensureServiceUser(cloud: EmbeddedCloud): Promise<AuthSettings> {
+  const admin = await login(cloud);
+  let project = await idOf(cloud, admin.token, 'projects', 'service');
+  if (!project) project = (await ks(cloud, admin.token, 'POST', '/projects', { project: { name: 'service', domain_id: 'default' } })).body.project.id;
+  let user = await idOf(cloud, admin.token, 'users', SERVICE_USER);
+  if (!user) user = (await ks(cloud, admin.token, 'POST', '/users', { user: { name: SERVICE_USER, domain_id: 'default', password: SERVICE_PASSWORD } })).body.user.id;
+  for (const role of ['admin', 'service']) {
+    let roleId = await idOf(cloud, admin.token, 'roles', role);
+    if (!roleId) roleId = (await ks(cloud, admin.token, 'POST', '/roles', { role: { name: role } })).body.role.id;
+    await ks(cloud, admin.token, 'PUT', `/projects/${project}/users/${user}/roles/${roleId}`);
+  }
+  return { authUrl: cloud.keystoneUrl, username: SERVICE_USER, password: SERVICE_PASSWORD, projectName: 'service' };
+}
+
+/** An ordinary user (role member) of a project of its own, for what non-admins may and may not see. */
+export async function ensureMember(cloud: EmbeddedCloud): Promise<Session> {
+  const admin = await login(cloud);
+  let project = await idOf(cloud, admin.token, 'projects', 'vimsim-demo');
+  if (!project) project = (await ks(cloud, admin.token, 'POST', '/projects', { project: { name: 'vimsim-demo', domain_id: 'default' } })).body.project.id;
+  let user = await idOf(cloud, admin.token, 'users', 'vimsim-member');
+  if (!user) user = (await ks(cloud, admin.token, 'POST', '/users', { user: { name: 'vimsim-member', domain_id: 'default', password: 'member-password' } })).body.user.id;
+  let role = await idOf(cloud, admin.token, 'roles', 'member');
+  if (!role) role = (await ks(cloud, admin.token, 'POST', '/roles', { role: { name: 'member' } })).body.role.id;
+  await ks(cloud, admin.token, 'PUT', `/projects/${project}/users/${user}/roles/${role}`);
+  return login(cloud, 'vimsim-member', 'member-password', 'vimsim-demo');
+}
+
+/** The catalog entries the launcher registers for the simulator, by service type. */
+export const CATALOG: Record<string, { name: string; path: string }> = {
+  compute: { name: 'nova', path: '/compute/v2.1' },
+  network: { name: 'neutron', path: '/network' },
+  image: { name: 'glance', path: '/image' },
+  volumev3: { name: 'cinderv3', path: '/volume/v3/$(project_id)s' },
+};
+
+/** PATCHes an endpoint's URL, checking it took (Keystone on SQLite now and then refuses a write: it is retried). */
+async function setEndpointUrl(cloud: EmbeddedCloud, token: string, id: string, url: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await ks(cloud, token, 'PATCH', `/endpoints/${id}`, { endpoint: { url } });
+    if (res.status === 200 && res.body.endpoint?.url === url) return;
+    if (attempt >= 5) throw new Error(`endpoint ${id} could not be set to ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 200 * attempt));
+  }
+}
+
+/**
+ * Points the catalog's compute/network/image/volumev3 endpoints (public,
+ * internal, admin; RegionOne) at a simulator, creating them when missing.
+ * Returns a function that puts the previous URLs back.
+ */
+export async function pointCatalogAt(cloud: EmbeddedCloud, simUrl: string): Promise<() => Promise<void>> {
+  const admin = await login(cloud);
+  const previous: { id: string; url: string }[] = [];
+  for (const [type, { name, path: p }] of Object.entries(CATALOG)) {
+    let service = (await ks(cloud, admin.token, 'GET', `/services?type=${type}`)).body.services?.[0]?.id;
+    if (!service) service = (await ks(cloud, admin.token, 'POST', '/services', { service: { type, name } })).body.service.id;
+    const endpoints: any[] = (await ks(cloud, admin.token, 'GET', `/endpoints?service_id=${service}`)).body.endpoints ?? [];
+    for (const iface of ['public', 'internal', 'admin']) {
+      const url = `${simUrl}${p}`;
+      const ep = endpoints.find((e) => e.interface === iface);
+      if (ep) {
+        previous.push({ id: ep.id, url: ep.url });
+        if (ep.url !== url) await setEndpointUrl(cloud, admin.token, ep.id, url);
+      } else {
+        await ks(cloud, admin.token, 'POST', '/endpoints', { endpoint: { service_id: service, interface: iface, region_id: 'RegionOne', url } });
+      }
+    }
+  }
+  return async () => {
+    const again = await login(cloud);
+    for (const { id, url } of previous) await setEndpointUrl(cloud, again.token, id, url);
+  };
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'vimsim-test-'));
+}
+
+export interface TestSim extends VimSim {
+  dataDir: string;
+}
+
+/** Starts a simulator on an ephemeral port with the tests' service user; a data dir it made itself is removed on close. */
+export async function startTestSim(opts: Partial<VimSimOptions> = {}): Promise<TestSim> {
+  const auth = opts.auth ?? (await ensureServiceUser(embeddedCloud()));
+  const ownDir = opts.dataDir === undefined ? tempDataDir() : undefined;
+  const dataDir = opts.dataDir ?? ownDir!;
+  let sim: VimSim;
+  try {
+    sim = await startVimSim({ host: '127.0.0.1', port: 0, dataDir, delayMs: 30, sshPort: 0, auth, ...opts });
+  } catch (err) {
+    if (ownDir) fs.rmSync(ownDir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    url: sim.url,
+    dataDir,
+    async close() {
+      await sim.close();
+      if (ownDir) fs.rmSync(ownDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function admin(sim: { url: string }, method: string, p: string, body?: unknown): Promise<HttpResult> {
+  return http(method, `${sim.url}/sim${p}`, body);
+}
+
+/** Calls the simulator's services as a product would, with a Keystone token. */
+export class CloudClient {
+  constructor(
+    readonly sim: { url: string },
+    readonly session: Session,
+  ) {}
+
+  static async connect(sim: { url: string }, cloud = embeddedCloud()): Promise<CloudClient> {
+    return new CloudClient(sim, await login(cloud));
+  }
+
+  private base(service: 'compute' | 'network' | 'image' | 'volume'): string {
+    return {
+      compute: `${this.sim.url}/compute/v2.1`,
+      network: `${this.sim.url}/network/v2.0`,
+      image: `${this.sim.url}/image/v2`,
+      volume: `${this.sim.url}/volume/v3/${this.session.projectId}`,
+    }[service];
+  }
+
+  call<T = any>(service: 'compute' | 'network' | 'image' | 'volume', method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+    return http<T>(method, `${this.base(service)}${p}`, body, { 'X-Auth-Token': this.session.token, ...headers });
+  }
+
+  /** Polls a GET until check(body) holds or it answers 404 (then undefined). */
+  async until(service: 'compute' | 'volume', p: string, check: (body: any) => boolean, timeoutMs = 10_000, headers: Record<string, string> = {}): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    let last: HttpResult | undefined;
+    while (Date.now() < deadline) {
+      last = await this.call(service, 'GET', p, undefined, headers);
+      if (last.status === 404) return undefined;
+      if (check(last.body)) return last.body;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`${p} did not get there: last ${last?.status} ${JSON.stringify(last?.body).slice(0, 400)}`);
+  }
+}
+
 /** A Heat client as a product would use it: token + orchestration endpoint from the catalog. */
 export class HeatTestClient {
-  token = '';
-  heatUrl = '';
+  constructor(
+    readonly session: Session,
+    readonly heatUrl: string,
+  ) {}
 
-  constructor(readonly sim: VimSim) {}
-
-  static async connect(sim: VimSim): Promise<HeatTestClient> {
-    const client = new HeatTestClient(sim);
-    await client.authenticate();
-    return client;
+  static async connect(cloud = embeddedCloud()): Promise<HeatTestClient> {
+    const session = await login(cloud);
+    const heat = session.catalog.find((s: any) => s.type === 'orchestration');
+    const url = cloud.heatUrl ? `${cloud.heatUrl.replace(/\/+$/, '')}/v1/${session.projectId}` : heat?.endpoints.find((e: any) => e.interface === 'public')?.url;
+    if (!url) throw new Error('no orchestration endpoint in the catalog');
+    return new HeatTestClient(session, url);
   }
 
-  async authenticate(): Promise<void> {
-    const res = await http('POST', `${this.sim.keystoneUrl}/auth/tokens`, passwordAuth());
-    if (res.status !== 201) throw new Error(`auth failed: ${res.status} ${JSON.stringify(res.body)}`);
-    this.token = res.headers.get('x-subject-token')!;
-    const heat = res.body.token.catalog.find((s: any) => s.type === 'orchestration');
-    this.heatUrl = heat.endpoints.find((e: any) => e.interface === 'public').url;
-  }
-
-  call<T = any>(method: string, path: string, body?: unknown, redirect: RequestRedirect = 'follow'): Promise<HttpResult<T>> {
-    return http<T>(method, `${this.heatUrl}/${path}`, body, { 'X-Auth-Token': this.token }, redirect);
+  call<T = any>(method: string, p: string, body?: unknown): Promise<HttpResult<T>> {
+    return http<T>(method, `${this.heatUrl}/${p}`, body, { 'X-Auth-Token': this.session.token });
   }
 
   async createStack(body: Record<string, unknown>): Promise<{ id: string; name: string }> {
@@ -96,21 +284,54 @@ export class HeatTestClient {
     return { id: res.body.stack.id, name: String(body.stack_name) };
   }
 
+  /** The stack, or undefined when Heat does not have it; a 5xx (Heat on SQLite under load) is asked again. */
   async stack(nameOrPath: string): Promise<any> {
-    const res = await this.call('GET', `stacks/${nameOrPath}`);
-    return res.status === 200 ? res.body.stack : undefined;
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.call('GET', `stacks/${nameOrPath}`);
+      if (res.status < 500 || attempt >= 3) return res.status === 200 ? res.body.stack : undefined;
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   /** Polls (bounded) until the stack reaches one of the statuses; returns the stack. */
-  async waitFor(nameOrPath: string, statuses: string[], timeoutMs = 5000): Promise<any> {
+  async waitFor(nameOrPath: string, statuses: string[], timeoutMs = 60_000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     let last: any;
     while (Date.now() < deadline) {
       last = await this.stack(nameOrPath);
       if (last && statuses.includes(last.stack_status)) return last;
-      await new Promise((r) => setTimeout(r, 15));
+      if (last?.stack_status.endsWith('_FAILED')) throw new Error(`stack ${nameOrPath} is ${last.stack_status}: ${last.stack_status_reason}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`stack ${nameOrPath} did not reach ${statuses.join('|')}; last: ${last?.stack_status} ${last?.stack_status_reason}`);
+  }
+
+  /** Updates a stack (PUT: a new template, PATCH: changes only) and waits for that update to end COMPLETE. */
+  async update(stackPath: string, body: Record<string, unknown>, method: 'PUT' | 'PATCH' = 'PUT', timeoutMs = 60_000): Promise<any> {
+    const before = await this.stack(stackPath);
+    const res = await this.call(method, `stacks/${stackPath}`, body);
+    if (res.status !== 202) throw new Error(`update failed: ${res.status} ${JSON.stringify(res.body)}`);
+    const done = await this.updateDone(stackPath, before?.updated_time, timeoutMs);
+    if (done.stack_status !== 'UPDATE_COMPLETE') throw new Error(`stack ${stackPath} is ${done.stack_status}: ${done.stack_status_reason}`);
+    return done;
+  }
+
+  /** The stack once the update that followed `updatedBefore` has ended (a status seen before it started does not count). */
+  private async updateDone(stackPath: string, updatedBefore: string | undefined, timeoutMs: number): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    let started = false;
+    let last: any;
+    while (Date.now() < deadline) {
+      const now = await this.stack(stackPath);
+      if (now) {
+        // (Heat's show fails now and then while it updates, e.g. resolving outputs: polled again)
+        last = now;
+        started ||= last.stack_status === 'UPDATE_IN_PROGRESS' || last.updated_time !== updatedBefore;
+        if (started && !last.stack_status.endsWith('IN_PROGRESS')) return last;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`stack ${stackPath} update did not end; last: ${last?.stack_status} ${last?.stack_status_reason}`);
   }
 
   async resources(nameOrPath: string, depth = 2): Promise<any[]> {
@@ -124,14 +345,17 @@ export class HeatTestClient {
     if (res.status !== 200) throw new Error(`resource failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.resource;
   }
-}
 
-/** "name/id" of the stack that holds a resource, from its rel=stack link (as Tacker does). */
-export function holdingStack(resource: any): string {
-  const href: string = resource.links.find((l: any) => l.rel === 'stack').href;
-  return href.split('/').slice(-2).join('/');
-}
+  async output(stackPath: string, key: string): Promise<any> {
+    const stack = await this.stack(stackPath);
+    return stack.outputs.find((o: any) => o.output_key === key)?.output_value;
+  }
 
-export function admin(sim: VimSim, method: string, path: string, body?: unknown): Promise<HttpResult> {
-  return http(method, `${sim.url}/sim${path}`, body);
+  /** Deletes a stack and waits until it is gone (DELETE_COMPLETE). */
+  async deleteStack(name: string, timeoutMs = 60_000): Promise<void> {
+    const stack = await this.stack(name);
+    if (!stack) return;
+    await this.call('DELETE', `stacks/${name}/${stack.id}`);
+    await this.waitFor(`${name}/${stack.id}`, ['DELETE_COMPLETE'], timeoutMs);
+  }
 }

@@ -197,22 +197,47 @@ describe('simulated host: packages, systemd, docker, registry', () => {
 
 describe('credentials from user_data', () => {
   const defaults = [{ username: 'ubuntu', password: 'ubuntu' }];
-  const names = (props: Record<string, unknown>) => bootConfig(props, defaults).accounts.map((a) => [a.name, a.password, a.sudo, a.passwordLogin]);
+  /** Nova keeps user_data base64-encoded, as the client sent it. */
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const names = (userData: string | null, adminPass: string | null = null) =>
+    bootConfig({ userData: userData === null ? null : b64(userData), adminPass }, defaults).accounts.map((a) => [a.name, a.password, a.sudo, a.passwordLogin]);
 
-  it('cloud-config, scripts, MIME, base64, admin_pass', () => {
-    expect(names({})).toEqual([['ubuntu', 'ubuntu', 'nopasswd', true]]);
-    expect(names({ admin_pass: 'ap' })).toEqual([['ubuntu', 'ap', 'nopasswd', true]]);
-    expect(names({ user_data: '#cloud-config\npassword: pw1\nssh_pwauth: false\n' })).toEqual([['ubuntu', 'pw1', 'nopasswd', false]]);
-    expect(names({ user_data: '#cloud-config\nchpasswd:\n  list: |\n    ubuntu:pw2\n' })).toEqual([['ubuntu', 'pw2', 'nopasswd', true]]);
-    expect(names({ user_data: '#cloud-config\nchpasswd:\n  users:\n    - {name: ubuntu, password: pw3, type: text}\n' })).toEqual([['ubuntu', 'pw3', 'nopasswd', true]]);
-    expect(names({ user_data: '#cloud-config\nusers:\n  - name: a\n    passwd: $6$hash\n  - name: b\n    plain_text_passwd: pb\n    groups: [sudo]\n    lock_passwd: true\n' })).toEqual([
+  it('cloud-config, scripts, MIME, base64 inside, adminPass', () => {
+    expect(names(null)).toEqual([['ubuntu', 'ubuntu', 'nopasswd', true]]);
+    expect(names(null, 'ap')).toEqual([['ubuntu', 'ap', 'nopasswd', true]]);
+    expect(names('#cloud-config\npassword: pw1\nssh_pwauth: false\n')).toEqual([['ubuntu', 'pw1', 'nopasswd', false]]);
+    expect(names('#cloud-config\nchpasswd:\n  list: |\n    ubuntu:pw2\n')).toEqual([['ubuntu', 'pw2', 'nopasswd', true]]);
+    expect(names('#cloud-config\nchpasswd:\n  users:\n    - {name: ubuntu, password: pw3, type: text}\n')).toEqual([['ubuntu', 'pw3', 'nopasswd', true]]);
+    expect(names('#cloud-config\nusers:\n  - name: a\n    passwd: $6$hash\n  - name: b\n    plain_text_passwd: pb\n    groups: [sudo]\n    lock_passwd: true\n')).toEqual([
       ['a', undefined, 'none', true],
       ['b', 'pb', 'password', false],
     ]);
-    expect(names({ user_data: "#!/bin/bash\necho 'ubuntu:pw4' | chpasswd\n" })).toEqual([['ubuntu', 'pw4', 'nopasswd', true]]);
+    expect(names("#!/bin/bash\necho 'ubuntu:pw4' | chpasswd\n")).toEqual([['ubuntu', 'pw4', 'nopasswd', true]]);
     const mime = 'Content-Type: multipart/mixed; boundary="XX"\nMIME-Version: 1.0\n\n--XX\nContent-Type: text/cloud-config\n\n#cloud-config\npassword: pw5\n--XX--\n';
-    expect(names({ user_data: mime })).toEqual([['ubuntu', 'pw5', 'nopasswd', true]]);
-    expect(names({ user_data: Buffer.from('#cloud-config\npassword: pw6\n').toString('base64') })).toEqual([['ubuntu', 'pw6', 'nopasswd', true]]);
-    expect(bootConfig({ user_data: '#cloud-config\nhostname: named\n' }, defaults).hostname).toBe('named');
+    expect(names(mime)).toEqual([['ubuntu', 'pw5', 'nopasswd', true]]);
+    expect(names(b64('#cloud-config\npassword: pw6\n'))).toEqual([['ubuntu', 'pw6', 'nopasswd', true]]);
+    expect(bootConfig({ userData: b64('#cloud-config\nhostname: named\n'), adminPass: null }, defaults).hostname).toBe('named');
+    expect(names('#cloud-config\nuser: ec2-user\npassword: pw7\n')).toEqual([['ec2-user', 'pw7', 'nopasswd', true]]);
+  });
+
+  /** The multipart Heat 27 sends for user_data_format HEAT_CFNTOOLS (the default), trimmed; its parts as seen on the wire. */
+  function heatMime(userPart: string): string {
+    const part = (type: string, filename: string, body: string) =>
+      `--===============1==\nContent-Type: text/${type}; charset="us-ascii"\nMIME-Version: 1.0\nContent-Transfer-Encoding: 7bit\nContent-Disposition: attachment; filename="${filename}"\n\n${body}\n`;
+    return [
+      'Content-Type: multipart/mixed; boundary="===============1=="\nMIME-Version: 1.0\n',
+      part('cloud-config', 'cloud-config', "\n\n# Capture all subprocess output into a logfile\noutput: {all: '| tee -a /var/log/cloud-init-output.log'}"),
+      part('cloud-boothook', 'boothook.sh', '#!/bin/bash\ncfn-create-aws-symlinks\nexit 0'),
+      part('part-handler', 'part-handler.py', '#part-handler\ndef list_types():\n    return ["text/x-cfninitdata"]'),
+      part('x-cfninitdata', 'cfn-userdata', userPart),
+      part('x-shellscript', 'loguserdata.py', '#!/usr/bin/env python3\nimport subprocess'),
+      part('x-cfninitdata', 'cfn-metadata-server', 'http://127.0.0.1:8000/v1/'),
+      '--===============1==--\n',
+    ].join('');
+  }
+
+  it("Heat's HEAT_CFNTOOLS multipart: the template's script (cfn-userdata) is run by heat-cfntools; a cloud-config there is not applied", () => {
+    expect(names(heatMime("#!/bin/bash\necho 'ubuntu:from-heat' | chpasswd"))).toEqual([['ubuntu', 'from-heat', 'nopasswd', true]]);
+    expect(names(heatMime('#cloud-config\npassword: ignored'))).toEqual([['ubuntu', 'ubuntu', 'nopasswd', true]]);
   });
 });

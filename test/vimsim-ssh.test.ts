@@ -1,14 +1,14 @@
 /**
- * The simulator's servers over real SSH: a stack whose server has a port on
- * an external network gets a 127.20.x.y address answering SSH with the
- * credentials from its user_data; commands, SFTP uploads, Docker and the
- * registry behave plausibly and are recorded; faults; heal gives a new host;
- * delete closes the listener; a restart keeps the host key.
+ * The simulator's machines over real SSH: a Nova server on `public` answers
+ * SSH on its 127.20.x.y address with the accounts cloud-init would make from
+ * its user_data (or adminPass); commands, SFTP uploads, Docker and the
+ * registry behave plausibly and are recorded; command faults; a rebuild
+ * gives a fresh host; delete closes the listener; a restart keeps the host key.
  */
 import { utils } from 'ssh2';
 import { writeImageArchive } from '../vimsim/ssh/host/tar';
-import type { VimSim } from '../vimsim/server';
-import { admin, HeatTestClient, startTestSim, tempDataDir } from './vimsim-helpers';
+import { PUBLIC_NETWORK_ID, seedImageId } from '../vimsim/store/seed';
+import { admin, CloudClient, startTestSim, tempDataDir, type TestSim } from './vimsim-helpers';
 import { freePort, sftpUpload, sha256, sshConnect, sshExec, type Connected } from './vimsim-ssh-helpers';
 
 const PASSWORD = 'S3cret-pw!';
@@ -17,29 +17,24 @@ password: ${PASSWORD}
 chpasswd: { expire: False }
 ssh_pwauth: True
 `;
+const MV = { 'X-OpenStack-Nova-API-Version': '2.96' };
 
-function template(userData = USER_DATA) {
-  return {
-    heat_template_version: '2018-08-31',
-    parameters: { ext_net: { type: 'string', default: 'public-net' } },
-    resources: {
-      VDU1_CP1: { type: 'OS::Neutron::Port', properties: { network: { get_param: 'ext_net' } } },
-      VDU1: {
-        type: 'OS::Nova::Server',
-        properties: { name: 'registry-vm', flavor: 'm1.small', image: 'ubuntu-20.04', networks: [{ port: { get_resource: 'VDU1_CP1' } }], user_data: userData, user_data_format: 'RAW' },
-      },
+/** Boots a server through Nova (user_data base64, as Nova takes it) and returns its id and public address once ACTIVE. */
+async function boot(nova: CloudClient, name: string, opts: { userData?: string | null; adminPass?: string; image?: string } = {}): Promise<{ id: string; address: string }> {
+  const userData = opts.userData === undefined ? USER_DATA : opts.userData;
+  const res = await nova.call('compute', 'POST', '/servers', {
+    server: {
+      name, imageRef: seedImageId(opts.image ?? 'ubuntu-20.04'), flavorRef: '2', networks: [{ uuid: PUBLIC_NETWORK_ID }],
+      ...(userData !== null ? { user_data: Buffer.from(userData).toString('base64') } : {}),
+      ...(opts.adminPass ? { adminPass: opts.adminPass } : {}),
     },
-    outputs: { address: { value: { get_attr: ['VDU1_CP1', 'fixed_ips', 0, 'ip_address'] } } },
-  };
+  }, MV);
+  if (res.status !== 202) throw new Error(`boot failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const server = (await nova.until('compute', `/servers/${res.body.server.id}`, (b) => b.server.status === 'ACTIVE', 10_000, MV)).server;
+  return { id: server.id, address: server.addresses.public[0].addr };
 }
 
-async function createStack(heat: HeatTestClient, name: string, userData?: string): Promise<string> {
-  await heat.createStack({ stack_name: name, template: template(userData) });
-  const stack = await heat.waitFor(name, ['CREATE_COMPLETE']);
-  return stack.outputs.find((o: any) => o.output_key === 'address').output_value;
-}
-
-async function serverAt(sim: VimSim, address: string): Promise<any> {
+async function serverAt(sim: TestSim, address: string): Promise<any> {
   const res = await admin(sim, 'GET', `/servers?address=${address}`);
   expect(res.status).toBe(200);
   expect(res.body).toHaveLength(1);
@@ -47,8 +42,8 @@ async function serverAt(sim: VimSim, address: string): Promise<any> {
 }
 
 describe('vimsim SSH', () => {
-  let sim: VimSim;
-  let heat: HeatTestClient;
+  let sim: TestSim;
+  let nova: CloudClient;
   let port: number;
   const open: Connected[] = [];
   const connect = async (address: string, username = 'ubuntu', password = PASSWORD) => {
@@ -60,7 +55,7 @@ describe('vimsim SSH', () => {
   beforeAll(async () => {
     port = await freePort();
     sim = await startTestSim({ delayMs: 20, sshPort: port });
-    heat = await HeatTestClient.connect(sim);
+    nova = await CloudClient.connect(sim);
   });
   afterEach(async () => {
     await admin(sim, 'DELETE', '/ssh/faults');
@@ -71,7 +66,7 @@ describe('vimsim SSH', () => {
   });
 
   it('installs Docker, loads an uploaded image and runs a registry that answers /v2/', async () => {
-    const address = await createStack(heat, 'ssh-registry');
+    const { address } = await boot(nova, 'registry-vm');
     expect(address).toMatch(/^127\.20\.\d+\.\d+$/);
     const server = await serverAt(sim, address);
     expect(server).toMatchObject({ name: 'registry-vm', sshAddress: address, ssh: { port, listening: true } });
@@ -138,7 +133,7 @@ describe('vimsim SSH', () => {
 
   it('rejects a wrong password and an unknown user; accepts keys from ssh_authorized_keys', async () => {
     const key = utils.generateKeyPairSync('ed25519');
-    const address = await createStack(heat, 'ssh-auth', `${USER_DATA}ssh_authorized_keys:\n  - ${key.public}\n`);
+    const { address } = await boot(nova, 'ssh-auth', { userData: `${USER_DATA}ssh_authorized_keys:\n  - ${key.public}\n` });
     await expect(sshConnect(address, port, 'ubuntu', { password: 'wrong' })).rejects.toMatchObject({ level: 'client-authentication' });
     await expect(sshConnect(address, port, 'root', { password: PASSWORD })).rejects.toMatchObject({ level: 'client-authentication' });
     const other = utils.generateKeyPairSync('ed25519');
@@ -158,7 +153,7 @@ users:
     sudo: ALL=(ALL) ALL
     shell: /bin/bash
 `;
-    const address = await createStack(heat, 'ssh-users', userData);
+    const { address } = await boot(nova, 'ssh-users', { userData });
     const { client } = await connect(address, 'operator', 'op-pass-1');
     expect(await sshExec(client, 'sudo whoami')).toMatchObject({ code: 1, stderr: expect.stringContaining('a terminal is required') });
     expect(await sshExec(client, "sudo -S -p '' whoami", { stdin: 'nope\n' })).toMatchObject({ code: 1, stderr: 'Sorry, try again.\nsudo: 1 incorrect password attempt\n' });
@@ -173,7 +168,7 @@ users:
   });
 
   it('faults: exit code and stderr, times, server filter, regex; hang until the client gives up; unknown commands', async () => {
-    const address = await createStack(heat, 'ssh-faults');
+    const { address } = await boot(nova, 'ssh-faults');
     const { client } = await connect(address);
     await sshExec(client, 'sudo apt-get install -y docker-ce && sudo docker pull registry:2');
 
@@ -205,40 +200,58 @@ users:
     expect(commands[commands.length - 1]).toMatchObject({ command: 'frobnicate --now', exitCode: 127 });
   });
 
-  it('heal: the replacement server answers on the same address with a new host key and a fresh host', async () => {
-    const address = await createStack(heat, 'ssh-heal');
+  it('rebuild: the same server answers on the same address with a new host key and a fresh host; the old disk stays readable', async () => {
+    const { id, address } = await boot(nova, 'ssh-rebuild');
     const before = await serverAt(sim, address);
     const first = await connect(address);
     await sshExec(first.client, 'touch /tmp/marker && sudo apt-get install -y docker-ce');
     const closed = new Promise<void>((resolve) => first.client.once('close', () => resolve()));
 
-    const stackPath = `ssh-heal/${(await heat.stack('ssh-heal')).id}`;
-    expect((await heat.call('PATCH', `stacks/${stackPath}/resources/VDU1`, { mark_unhealthy: true, resource_status_reason: 'heal' })).status).toBe(200);
-    expect((await heat.call('PATCH', `stacks/${stackPath}`, {})).status).toBe(202);
-    await heat.waitFor('ssh-heal', ['UPDATE_COMPLETE']);
-    await closed; // the old server is gone, and its sessions with it
+    const rebuild = await nova.call('compute', 'POST', `/servers/${id}/action`, { rebuild: { imageRef: seedImageId('ubuntu-22.04') } }, MV);
+    expect(rebuild.status).toBe(202);
+    await closed; // the disk is gone, and its sessions with it
+    await nova.until('compute', `/servers/${id}`, (b) => b.server.status === 'ACTIVE', 10_000, MV);
 
     const after = await serverAt(sim, address);
-    expect(after.id).not.toBe(before.id);
+    expect(after).toMatchObject({ id, generation: 1 });
     expect(after.ssh.hostKeyFingerprint).not.toBe(before.ssh.hostKeyFingerprint);
     const second = await connect(address);
     expect(second.fingerprint).toBe(after.ssh.hostKeyFingerprint);
     expect((await sshExec(second.client, 'test -f /tmp/marker')).code).toBe(1);
     expect((await sshExec(second.client, 'docker ps')).code).toBe(127);
-    const fresh = (await admin(sim, 'GET', `/servers/${after.id}/host`)).body;
+    const fresh = (await admin(sim, 'GET', `/servers/${id}/host`)).body;
     expect(fresh.commands.map((c: any) => c.command)).toEqual(['test -f /tmp/marker', 'docker ps']);
-    // The replaced server's record stays readable for a while.
-    const old = (await admin(sim, 'GET', `/servers/${before.id}/host`)).body;
+    const old = (await admin(sim, 'GET', `/servers/${id}/host?generation=0`)).body;
     expect(old.commands[0].command).toBe('touch /tmp/marker && sudo apt-get install -y docker-ce');
   });
 
-  it('deleting the stack closes the listener', async () => {
-    const address = await createStack(heat, 'ssh-delete');
+  it('adminPass sets the default user password when user_data does not', async () => {
+    const { address } = await boot(nova, 'ssh-adminpass', { userData: null, adminPass: 'Adm1n-pass' });
+    await expect(sshConnect(address, port, 'ubuntu', { password: 'ubuntu' })).rejects.toMatchObject({ level: 'client-authentication' });
+    const c = await connect(address, 'ubuntu', 'Adm1n-pass');
+    expect((await sshExec(c.client, 'whoami')).stdout).toBe('ubuntu\n');
+  });
+
+  it('stopped servers do not answer; started again they do, with the same host', async () => {
+    const { id, address } = await boot(nova, 'ssh-stop');
+    const c = await connect(address);
+    await sshExec(c.client, 'touch /tmp/kept');
+    await nova.call('compute', 'POST', `/servers/${id}/action`, { 'os-stop': null }, MV);
+    await nova.until('compute', `/servers/${id}`, (b) => b.server.status === 'SHUTOFF', 10_000, MV);
+    await expect(sshConnect(address, port, 'ubuntu', { password: PASSWORD })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await nova.call('compute', 'POST', `/servers/${id}/action`, { 'os-start': null }, MV);
+    await nova.until('compute', `/servers/${id}`, (b) => b.server.status === 'ACTIVE', 10_000, MV);
+    const again = await connect(address);
+    expect((await sshExec(again.client, 'test -f /tmp/kept')).code).toBe(0); // same disk
+  });
+
+  it('deleting the server closes the listener at once', async () => {
+    const { id, address } = await boot(nova, 'ssh-delete');
     const { client } = await connect(address);
-    expect((await sshExec(client, 'hostname')).stdout).toBe('registry-vm\n');
-    const id = (await heat.stack('ssh-delete')).id;
-    expect((await heat.call('DELETE', `stacks/ssh-delete/${id}`)).status).toBe(204);
-    await heat.waitFor(`ssh-delete/${id}`, ['DELETE_COMPLETE']);
+    expect((await sshExec(client, 'hostname')).stdout).toBe('ssh-delete\n');
+    expect((await nova.call('compute', 'DELETE', `/servers/${id}`, undefined, MV)).status).toBe(204);
+    await expect(sshConnect(address, port, 'ubuntu', { password: PASSWORD })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await nova.until('compute', `/servers/${id}`, () => false);
     expect((await admin(sim, 'GET', `/servers?address=${address}`)).body).toEqual([]);
     await expect(sshConnect(address, port, 'ubuntu', { password: PASSWORD })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
@@ -250,8 +263,8 @@ describe('vimsim SSH across a restart', () => {
     const port = await freePort();
     let sim = await startTestSim({ dataDir, delayMs: 20, sshPort: port });
     try {
-      const heat = await HeatTestClient.connect(sim);
-      const address = await createStack(heat, 'ssh-restart');
+      const nova = await CloudClient.connect(sim);
+      const { address } = await boot(nova, 'ssh-restart');
       const before = await serverAt(sim, address);
       const first = await sshConnect(address, port, 'ubuntu', { password: PASSWORD });
       await sshExec(first.client, 'echo hi > /tmp/x');

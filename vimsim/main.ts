@@ -1,22 +1,16 @@
 /**
- * CLI entry: `npx tsx vimsim/main.ts`. Configuration from the environment:
- * VIMSIM_HOST (127.0.0.1), VIMSIM_PORT (9891), DATA_DIR (./data; state under
- * DATA_DIR/vimsim/), VIMSIM_DELAY_MS (300), VIMSIM_TOKEN_TTL_SEC (3600),
- * VIMSIM_SSH_CIDR (127.20.0.0/16), VIMSIM_SSH_PORT (22; 0 or "off" = no SSH
- * endpoints), VIMSIM_SSH_USERS (JSON list of {username,password?,authorizedKeys?,sudo?};
- * default ubuntu/ubuntu), VIMSIM_USERS (JSON list of {name,password,project,domain?}),
- * VIMSIM_LOG_LEVEL (info).
+ * CLI entry: `npx tsx vimsim/main.ts`. Configuration from the environment
+ * (see vimsim/README.md): VIMSIM_HOST, VIMSIM_PORT, DATA_DIR, VIMSIM_DELAY_MS,
+ * VIMSIM_AUTH_URL (required), VIMSIM_SERVICE_USER, VIMSIM_SERVICE_PASSWORD,
+ * VIMSIM_SERVICE_PROJECT, VIMSIM_SEED_PROJECT, VIMSIM_SSH_PORT,
+ * VIMSIM_SSH_USERS, VIMSIM_LOG_LEVEL.
  */
-import { intFromEnv } from '../common/config';
-import { stopOnSignal } from '../runtime/stop-on-signal';
 import path from 'node:path';
 import pino from 'pino';
 import { z } from 'zod';
-import { DEFAULT_DELAY_MS, DEFAULT_PORT, DEFAULT_SSH_CIDR, DEFAULT_SSH_PORT, DEFAULT_SSH_USERS, DEFAULT_USERS, startVimSim } from './server';
-
-const UsersEnv = z.array(
-  z.object({ name: z.string(), password: z.string(), project: z.string(), domain: z.string().optional() }),
-);
+import { intFromEnv } from '../common/config';
+import { stopOnSignal } from '../runtime/stop-on-signal';
+import { DEFAULT_DELAY_MS, DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_SSH_USERS, startVimSim } from './server';
 
 const SshUsersEnv = z.array(
   z.object({
@@ -27,10 +21,10 @@ const SshUsersEnv = z.array(
   }),
 );
 
-
 async function main(): Promise<void> {
   const logger = pino({ name: 'vimsim', level: process.env.VIMSIM_LOG_LEVEL ?? 'info' });
-  const users = process.env.VIMSIM_USERS ? UsersEnv.parse(JSON.parse(process.env.VIMSIM_USERS)) : DEFAULT_USERS;
+  const authUrl = process.env.VIMSIM_AUTH_URL;
+  if (!authUrl) throw new Error('VIMSIM_AUTH_URL (the Keystone v3 URL tokens are validated against) is required');
   const sshUsers = process.env.VIMSIM_SSH_USERS ? SshUsersEnv.parse(JSON.parse(process.env.VIMSIM_SSH_USERS)) : DEFAULT_SSH_USERS;
   const sshPort = process.env.VIMSIM_SSH_PORT === 'off' ? 0 : intFromEnv('VIMSIM_SSH_PORT', DEFAULT_SSH_PORT);
   const sim = await startVimSim(
@@ -39,15 +33,19 @@ async function main(): Promise<void> {
       port: intFromEnv('VIMSIM_PORT', DEFAULT_PORT),
       dataDir: path.resolve(process.env.DATA_DIR || './data'),
       delayMs: intFromEnv('VIMSIM_DELAY_MS', DEFAULT_DELAY_MS),
-      tokenTtlSec: intFromEnv('VIMSIM_TOKEN_TTL_SEC', 3600),
-      sshCidr: process.env.VIMSIM_SSH_CIDR || DEFAULT_SSH_CIDR,
+      auth: {
+        authUrl,
+        username: process.env.VIMSIM_SERVICE_USER || 'vimsim',
+        password: process.env.VIMSIM_SERVICE_PASSWORD ?? '',
+        projectName: process.env.VIMSIM_SERVICE_PROJECT || 'service',
+      },
+      seedProject: process.env.VIMSIM_SEED_PROJECT || 'admin',
       sshPort,
       sshUsers,
-      users,
     },
     logger,
   );
-  logger.info({ keystone: sim.keystoneUrl, users: users.map((u) => `${u.name}@${u.project}`) }, 'ready');
+  logger.info({ url: sim.url, keystone: authUrl }, 'ready');
 
   stopOnSignal(() => sim.close(), logger);
 }

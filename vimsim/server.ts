@@ -1,58 +1,60 @@
 /**
- * The VIM simulator: a standalone HTTP service speaking a subset of
- * OpenStack Keystone v3 (/identity/v3) and Heat v1 (/heat/v1/{project}),
- * plus an unauthenticated admin API (/sim) for fault injection.
+ * The VIM simulator: the compute, network, image and volume services of the
+ * embedded cloud (Nova v2.1, Neutron v2.0, Glance v2, Cinder v3 REST APIs,
+ * tokens validated against the real Keystone) and the simulated machines
+ * behind Nova's servers, plus an unauthenticated admin API (/sim).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import pino, { type Logger } from 'pino';
-import { StackEngine } from './engine/stack-engine';
-import { FaultRegistry } from './engine/faults';
-import { heatRouter } from './heat/routes';
-import { Identity, type SimUser } from './keystone/identity';
-import { keystoneRouter } from './keystone/routes';
-import { TokenService } from './keystone/tokens';
+import { KeystoneAuth, type AuthSettings } from './auth/keystone';
+import { computeRouter } from './compute/routes';
+import { completeServer } from './compute/server-lifecycle';
+import { Faults } from './faults/registry';
+import { imageRouter } from './image/routes';
+import { Transitions } from './lifecycle/transitions';
+import { networkRouter } from './network/routes';
 import { adminRouter } from './sim/routes';
+import { Stats } from './sim/stats';
 import { DEFAULT_SSH_USERS, type SshUser } from './ssh/credentials';
 import { SshManager } from './ssh/manager';
 import { sshAdminRouter } from './ssh/routes';
-import { Stats } from './sim/stats';
-import { StateStore } from './state/store';
+import { adoptSeed, applySeed, UNRESOLVED_OWNER } from './store/seed';
+import { Store } from './store/store';
+import { volumeRouter } from './volume/routes';
+import { completeVolume } from './volume/volumes';
 
-export type { SimUser } from './keystone/identity';
 export type { SshUser } from './ssh/credentials';
+export type { AuthSettings } from './auth/keystone';
 
 export interface VimSimOptions {
   host?: string;
   port?: number;
   /** State lives in <dataDir>/vimsim/state.db. */
   dataDir: string;
+  /** The Keystone the tokens are validated against, and the simulator's own service user there. */
+  auth: AuthSettings;
   delayMs?: number;
-  tokenTtlSec?: number;
-  users?: SimUser[];
-  sshCidr?: string;
-  /** Port of every server's SSH endpoint (on its pool address); 0 = no SSH endpoints. */
+  /** Port of every server's SSH endpoint (on its loopback addresses); 0 = no SSH endpoints. */
   sshPort?: number;
-  /** The image's default accounts, used unless a server's user_data says otherwise. */
+  /** The image's default accounts, used unless a server's user_data or adminPass says otherwise. */
   sshUsers?: SshUser[];
+  /** Project (by name) owning the seeded networks and images; resolved through Keystone. */
+  seedProject?: string;
 }
 
 export interface VimSim {
   /** e.g. http://127.0.0.1:9891 */
   url: string;
-  /** url + '/identity/v3' */
-  keystoneUrl: string;
   close(): Promise<void>;
 }
 
 export const DEFAULT_PORT = 9891;
 export const DEFAULT_DELAY_MS = 300;
-export const DEFAULT_SSH_CIDR = '127.20.0.0/16';
 export const DEFAULT_SSH_PORT = 22;
 export { DEFAULT_SSH_USERS };
-export const DEFAULT_USERS: SimUser[] = [{ name: 'admin', password: 'devstack', project: 'admin', domain: 'Default' }];
 
 function defaultLogger(): Logger {
   // Quiet under jest unless asked; the CLI sets its own level.
@@ -60,27 +62,42 @@ function defaultLogger(): Logger {
   return pino({ name: 'vimsim', level });
 }
 
+/**
+ * Gives the seeded networks and images their owner, the admin project, once
+ * Keystone can say its id: at start when Keystone is up (within a few
+ * seconds), else when the service user first logs in.
+ */
+async function resolveSeedOwner(auth: KeystoneAuth, store: Store, project: string, log: Logger): Promise<void> {
+  const adopt = async () => {
+    const id = await auth.projectId(project);
+    if (id) adoptSeed(store, id);
+    else log.warn({ project }, 'seed owner project not found in Keystone');
+  };
+  try {
+    await Promise.race([adopt(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000).unref())]);
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'Keystone not ready at start: the seed owner is resolved at the first login');
+    auth.onLogin(() => void adopt().catch((e: unknown) => log.warn({ err: e }, 'seed owner project could not be resolved')));
+  }
+}
+
 export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultLogger()): Promise<VimSim> {
-  const store = StateStore.open(path.join(opts.dataDir, 'vimsim'));
+  const store = Store.open(path.join(opts.dataDir, 'vimsim'), (err) => logger.error({ err }, 'commit listener failed'));
+  applySeed(store);
   const stats = new Stats();
-  const identity = new Identity(opts.users ?? DEFAULT_USERS);
-  const tokens = new TokenService(store, opts.tokenTtlSec ?? 3600);
-  const faults = new FaultRegistry(store);
-  const engine = new StackEngine(
-    store,
-    faults,
-    { delayMs: opts.delayMs ?? DEFAULT_DELAY_MS, sshCidr: opts.sshCidr ?? DEFAULT_SSH_CIDR },
-    logger,
-  );
-  const ssh = new SshManager(
-    store,
-    { port: opts.sshPort ?? DEFAULT_SSH_PORT, sshCidr: engine.settings.sshCidr, users: opts.sshUsers ?? DEFAULT_SSH_USERS },
-    logger,
-  );
+  const faults = new Faults();
+  const auth = new KeystoneAuth(opts.auth);
+  if (store.list('networks').some((n) => n.project_id === UNRESOLVED_OWNER)) await resolveSeedOwner(auth, store, opts.seedProject ?? 'admin', logger);
+  const transitions = new Transitions(store, faults, { delayMs: opts.delayMs ?? DEFAULT_DELAY_MS }, logger);
+  transitions.register('servers', (id, pending) => completeServer(store, id, pending));
+  transitions.register('volumes', (id) => completeVolume(store, id));
+  const ssh = new SshManager(store, { port: opts.sshPort ?? DEFAULT_SSH_PORT, users: opts.sshUsers ?? DEFAULT_SSH_USERS }, logger);
+  const service = { auth, stats, log: logger };
+  const domain = { store, faults, transitions };
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(express.json({ limit: '50mb' }));
+  app.set('query parser', 'simple');
   app.use((req, _res, next) => {
     logger.debug({ method: req.method, url: req.originalUrl }, 'request');
     next();
@@ -88,21 +105,18 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use('/identity', keystoneRouter(identity, tokens, stats));
-  app.use('/heat', heatRouter({ store, engine, tokens, stats }));
-  app.use('/sim', sshAdminRouter(ssh));
-  app.use('/sim', adminRouter({ store, engine, faults, tokens, stats }));
+  app.use('/compute', computeRouter(domain, service));
+  app.use('/network', networkRouter(store, faults, service));
+  app.use('/image', imageRouter(store, service));
+  app.use('/volume', volumeRouter(domain, service));
+  app.use('/sim', adminRouter({ sshRoutes: sshAdminRouter(ssh), store, faults, timing: transitions.timing, stats, ssh }));
   app.use((req, res) => {
+    logger.warn({ method: req.method, path: req.originalUrl }, 'unrouted request');
     res.status(404).json({ error: { code: 404, title: 'Not Found', message: `No route for ${req.method} ${req.path}` } });
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = (err as { status?: number }).status;
-    if (status && status >= 400 && status < 500) {
-      res.status(status).json({ error: { code: status, title: 'Bad Request', message: (err as Error).message } });
-      return;
-    }
     logger.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
-    res.status(500).json({ error: { code: 500, title: 'Internal Server Error', message: (err as Error).message ?? String(err) } });
+    res.status(500).json({ error: { code: 500, title: 'Internal Server Error', message: 'An unexpected error occurred.' } });
   });
 
   const server = http.createServer(app);
@@ -119,18 +133,17 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   const advertised = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${advertised}:${port}`;
 
-  engine.resumeAll();
   ssh.start();
-  logger.info({ url, dataDir: opts.dataDir, delayMs: engine.settings.delayMs }, 'VIM simulator listening');
+  transitions.resume();
+  logger.info({ url, dataDir: opts.dataDir, delayMs: transitions.timing.delayMs, keystone: opts.auth.authUrl }, 'VIM simulator listening');
 
   let closed: Promise<void> | undefined;
   return {
     url,
-    keystoneUrl: `${url}/identity/v3`,
     close() {
       closed ??= new Promise<void>((resolve) => {
-        // Timers stop but pending operations stay recorded: a restart resumes them.
-        engine.stopTimers();
+        // Timers stop but pending changes stay recorded: a restart resumes them.
+        transitions.stop();
         ssh.close();
         server.close(() => {
           store.close();

@@ -1,104 +1,109 @@
 /**
- * Admin API under /sim (no auth): fault injection, runtime config, token
- * expiry, and read-only views for tests and demos.
+ * Admin API under /sim (no auth: a loopback product component): cloud
+ * faults, runtime config, call counters, and read-only views of servers
+ * (with their SSH endpoints and simulated hosts) and networks.
  */
-import { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { FaultRegistry } from '../engine/faults';
-import type { StackEngine } from '../engine/stack-engine';
-import type { TokenService } from '../keystone/tokens';
-import type { StateStore } from '../state/store';
+import { addressesOf } from '../compute/views';
+import { FaultSpec, type Faults } from '../faults/registry';
+import { ApiError, notFound } from '../http/errors';
+import { parseBody, param } from '../http/validate';
+import type { Timing } from '../lifecycle/transitions';
+import { portView, subnetView } from '../network/views';
+import type { ServerRecord } from '../store/records';
+import type { Store } from '../store/store';
+import type { SshManager } from '../ssh/manager';
 import type { Stats } from './stats';
 
-class AdminError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const FaultBody = z.object({
-  operation: z.enum(['create', 'update', 'delete']),
-  stackName: z.string().min(1).optional(),
-  mode: z.enum(['fail', 'hang']),
-  reason: z.string().optional(),
-  times: z.number().int().positive().optional(),
-});
-const ConfigBody = z.object({ delayMs: z.number().int().min(0) });
-
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw new AdminError(400, z.prettifyError(parsed.error));
-  return parsed.data;
-}
+const ConfigBody = z.object({ delayMs: z.number().int().min(0).max(3_600_000) }).strict();
 
 export interface AdminDeps {
-  store: StateStore;
-  engine: StackEngine;
-  faults: FaultRegistry;
-  tokens: TokenService;
+  /** The SSH side's own admin routes (/ssh, /ssh/faults), mounted here. */
+  sshRoutes: Router;
+  store: Store;
+  faults: Faults;
+  timing: Timing;
   stats: Stats;
+  ssh: SshManager;
 }
 
-export function adminRouter({ store, engine, faults, tokens, stats }: AdminDeps): Router {
+export function adminRouter({ sshRoutes, store, faults, timing, stats, ssh }: AdminDeps): Router {
   const router = Router();
-  const faultView = (f: ReturnType<FaultRegistry['list']>[number]) => ({ ...f, remaining: f.times - f.used });
-
+  router.use(express.json({ limit: '64kb' }));
+  router.use(sshRoutes);
   router.post('/faults', (req, res) => {
-    const fault = faults.add(parse(FaultBody, req.body));
-    res.status(201).json(faultView(fault));
+    const spec = parseBody(FaultSpec, req.body ?? {});
+    try {
+      res.status(201).json(faults.add(spec));
+    } catch (err) {
+      throw new ApiError(400, `Invalid match: ${(err as Error).message}`);
+    }
   });
   router.get('/faults', (_req, res) => {
-    res.json({ faults: faults.list().map(faultView) });
+    res.json({ faults: faults.list() });
   });
   router.delete('/faults/:id', (req, res) => {
-    const removed = faults.remove([req.params.id]);
-    if (removed.length === 0) throw new AdminError(404, `No fault ${req.params.id}`);
-    engine.releaseHang(req.params.id);
+    if (faults.remove(param(req, 'id')) === 0) throw notFound(`No fault ${param(req, 'id')}`);
     res.status(204).end();
   });
   router.delete('/faults', (_req, res) => {
-    for (const fault of faults.remove()) engine.releaseHang(fault.id);
+    faults.remove();
     res.status(204).end();
   });
 
   router.get('/config', (_req, res) => {
-    res.json({ delayMs: engine.settings.delayMs, sshCidr: engine.settings.sshCidr });
+    res.json({ delayMs: timing.delayMs });
   });
   router.post('/config', (req, res) => {
-    engine.settings.delayMs = parse(ConfigBody, req.body).delayMs;
-    res.json({ delayMs: engine.settings.delayMs, sshCidr: engine.settings.sshCidr });
+    timing.delayMs = parseBody(ConfigBody, req.body ?? {}).delayMs;
+    res.json({ delayMs: timing.delayMs });
   });
 
-  router.post('/tokens/expire', (_req, res) => {
-    res.json({ expired: tokens.expireAll() });
+  const serverView = (s: ServerRecord) => ({
+    id: s.id,
+    name: s.name,
+    project: s.project_id,
+    status: s.status,
+    taskState: s.task_state,
+    addresses: Object.fromEntries(Object.entries(addressesOf(s, store)).map(([net, list]) => [net, list.map((a) => a.addr)])),
+    ...ssh.sshView(s),
+    image: s.image_id,
+    flavor: store.get('flavors', s.flavor_id)?.name ?? s.flavor_id,
+    generation: s.generation,
+    created: s.created,
+  });
+  const findServer = (idOrAddress: string) =>
+    store.get('servers', idOrAddress) ?? store.list('servers').find((s) => ssh.addressesOf(s).includes(idOrAddress) || Object.values(addressesOf(s, store)).flat().some((a) => a.addr === idOrAddress));
+
+  /** Every server; ?address=127.20.0.2 or ?name=... narrows the list. */
+  router.get('/servers', (req, res) => {
+    const { address, name } = req.query;
+    const servers = store.list('servers').filter(
+      (s) => (typeof address !== 'string' || Object.values(addressesOf(s, store)).flat().some((a) => a.addr === address)) && (typeof name !== 'string' || s.name === name),
+    );
+    res.json(servers.map(serverView));
+  });
+  router.get('/servers/:id', (req, res) => {
+    const s = findServer(param(req, 'id'));
+    if (!s) throw notFound(`No server ${param(req, 'id')}`);
+    res.json(serverView(s));
+  });
+  /** What ran on the server and what was written there (by server id or address; ?generation=N for a disk before a rebuild; deleted servers' for a while). */
+  router.get('/servers/:id/host', (req, res) => {
+    const generation = req.query.generation === undefined ? undefined : Number(req.query.generation);
+    if (generation !== undefined && !Number.isInteger(generation)) throw new ApiError(400, 'generation must be an integer');
+    const host = ssh.findHost(param(req, 'id'), generation);
+    if (!host) throw notFound(`No simulated host for ${param(req, 'id')}`);
+    res.json(host.view());
   });
 
-  /** Every stack ever created, deleted ones included (top-level only unless ?nested=true). */
-  router.get('/stacks', (req, res) => {
-    const nested = req.query.nested === 'true';
-    const stacks = Object.values(store.data.stacks)
-      .filter((s) => nested || !s.parentId)
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-      .map((s) => ({
-        id: s.id,
-        name: s.name,
-        status: `${s.action}_${s.status}`,
-        statusReason: s.reason,
-        projectId: s.projectId,
-        parentId: s.parentId ?? null,
-        createdAt: s.createdAt,
-        updatedAt: s.updatedAt ?? null,
-        deletedAt: s.deletedAt ?? null,
-      }));
-    res.json({ stacks });
-  });
-
-  /** The simulated Neutron: networks, subnets, ports with their addresses and servers. */
   router.get('/network', (_req, res) => {
-    res.json(store.data.network);
+    res.json({
+      networks: store.list('networks').map((n) => ({ id: n.id, name: n.name, project: n.project_id, shared: n.shared, external: n['router:external'] })),
+      subnets: store.list('subnets').map(subnetView),
+      ports: store.list('ports').map(portView),
+    });
   });
 
   router.get('/stats', (_req, res) => {
@@ -109,9 +114,13 @@ export function adminRouter({ store, engine, faults, tokens, stats }: AdminDeps)
     res.status(204).end();
   });
 
+  router.use((req: Request) => {
+    throw notFound(`No admin route ${req.method} ${req.originalUrl}`);
+  });
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (err instanceof AdminError) res.status(err.code).json({ error: err.message });
-    else if (err instanceof SyntaxError) res.status(400).json({ error: 'Malformed JSON body' });
+    if (err instanceof ApiError) res.status(err.status).json({ error: err.message });
+    else if ((err as { type?: string }).type === 'entity.parse.failed') res.status(400).json({ error: 'Malformed JSON body' });
+    else if ((err as { type?: string }).type === 'entity.too.large') res.status(413).json({ error: 'Body too large' });
     else next(err);
   });
   return router;

@@ -2,9 +2,9 @@
  * Login accounts of a server, the way cloud-init would set them up from its
  * user_data: `#cloud-config` (password + chpasswd/ssh_pwauth, users with
  * plain_text_passwd/passwd, sudo, groups, ssh_authorized_keys), a shell
- * script doing `echo user:pw | chpasswd`, MIME multipart of those, or
- * base64 of any of them. Without them the image's default users
- * (simulator option sshUsers) apply. Crypt hashes (`passwd: $6$...`,
+ * script doing `echo user:pw | chpasswd`, MIME multipart of those (as Heat
+ * wraps them), or base64 of any of them. Without them Nova's adminPass, else
+ * the image's default users (simulator option sshUsers) apply. Crypt hashes (`passwd: $6$...`,
  * hashed_passwd) cannot be checked, so such users log in with keys only.
  */
 import YAML from 'yaml';
@@ -38,8 +38,47 @@ function sudoPolicy(value: unknown, groups: string[]): SudoPolicy {
   return 'none';
 }
 
-/** The parts of user_data: MIME parts, base64, or the text itself. */
-function documents(userData: string): string[] {
+/** One document of user_data and how cloud-init would treat it. */
+interface Doc {
+  kind: 'cloud-config' | 'script' | 'ignored';
+  text: string;
+}
+
+/** By content: what a part without a telling MIME type is. */
+function sniff(text: string): Doc {
+  if (/^#cloud-config/.test(text)) return { kind: 'cloud-config', text };
+  if (text.startsWith('#!')) return { kind: 'script', text };
+  return { kind: 'ignored', text };
+}
+
+/**
+ * MIME part types as cloud-init dispatches them. Heat's HEAT_CFNTOOLS format
+ * puts the template's user_data in the x-cfninitdata part "cfn-userdata",
+ * which heat-cfntools (loguserdata.py) runs when it is a script; Heat's own
+ * parts (its cloud-config, boothook, part handler, metadata) change no account.
+ */
+function partDoc(headers: string, body: string): Doc[] {
+  const type = /Content-Type:\s*([\w/.+-]+)/i.exec(headers)?.[1]?.toLowerCase() ?? '';
+  const filename = /filename="?([^";\r\n]+)"?/i.exec(headers)?.[1] ?? '';
+  if (type.startsWith('multipart/')) return documents(`${headers}\n\n${body}`);
+  switch (type) {
+    case 'text/cloud-config':
+      return [{ kind: 'cloud-config', text: body }];
+    case 'text/x-shellscript':
+    case 'text/cloud-boothook':
+      return [{ kind: 'script', text: body }];
+    case 'text/x-cfninitdata':
+      return filename === 'cfn-userdata' && body.startsWith('#!') ? [{ kind: 'script', text: body }] : [];
+    case 'text/x-include-url':
+    case 'text/part-handler':
+      return [];
+    default:
+      return documents(body);
+  }
+}
+
+/** The documents of (decoded) user_data: MIME parts, base64 of a document, or the text itself. */
+function documents(userData: string): Doc[] {
   const text = userData.trim();
   const boundary = /boundary="?([^"\s;]+)"?/i.exec(text);
   if (/^(MIME-Version|Content-Type):/im.test(text) && boundary) {
@@ -49,18 +88,22 @@ function documents(userData: string): string[] {
       const headers = part.slice(0, split);
       let body = part.slice(split).trim();
       if (/Content-Transfer-Encoding:\s*base64/i.test(headers)) body = Buffer.from(body, 'base64').toString('utf8');
-      return body ? documents(body) : [];
+      return body ? partDoc(headers, body) : [];
     });
   }
   if (/^[A-Za-z0-9+/=\s]+$/.test(text) && text.length >= 16) {
     const decoded = Buffer.from(text, 'base64').toString('utf8');
     if (decoded.startsWith('#') || decoded.startsWith('Content-Type') || decoded.startsWith('MIME')) return documents(decoded);
   }
-  return [text];
+  return [sniff(text)];
 }
 
 /** Applies one `#cloud-config` document. */
 function applyCloudConfig(cfg: CloudConfig, boot: BootConfig, defaults: AccountSpec[]): void {
+  // `user:` renames the image's default user (as Heat's instance_user does).
+  const rename = typeof cfg.user === 'string' ? cfg.user : isObject(cfg.user) && typeof cfg.user.name === 'string' ? cfg.user.name : undefined;
+  const defaultUser = boot.accounts.find((a) => defaults.includes(a));
+  if (rename && defaultUser) defaultUser.name = rename;
   if (Array.isArray(cfg.users)) {
     const keepDefaults = cfg.users.includes('default');
     boot.accounts = keepDefaults ? boot.accounts : boot.accounts.filter((a) => !defaults.includes(a));
@@ -103,7 +146,13 @@ function applyScript(script: string, boot: BootConfig): void {
   for (const m of script.matchAll(/echo\s+(-e\s+)?(["']?)([\w.-]+):([^\s"']+)\2\s*\|\s*(?:sudo\s+)?chpasswd/g)) setPassword(boot, m[3], m[4]);
 }
 
-export function bootConfig(props: Record<string, unknown>, defaultUsers: SshUser[]): BootConfig {
+/** What cloud-init sets up from a Nova server: its user_data (base64, as Nova keeps it) and adminPass. */
+export interface BootInput {
+  userData: string | null;
+  adminPass: string | null;
+}
+
+export function bootConfig(input: BootInput, defaultUsers: SshUser[]): BootConfig {
   const defaults: AccountSpec[] = defaultUsers.map((u) => ({
     name: u.username,
     password: u.password,
@@ -112,18 +161,18 @@ export function bootConfig(props: Record<string, unknown>, defaultUsers: SshUser
     sudo: u.sudo ?? 'nopasswd',
   }));
   const boot: BootConfig = { accounts: [...defaults] };
-  // Nova's admin_pass is what cloud-init sets for the default user when user_data does not.
-  if (typeof props.admin_pass === 'string' && boot.accounts[0]) boot.accounts[0].password = props.admin_pass;
-  if (typeof props.user_data === 'string') {
-    for (const doc of documents(props.user_data)) {
-      if (/^#cloud-config/.test(doc)) {
+  // Nova's adminPass (when one was given) is what cloud-init sets for the default user unless user_data says otherwise.
+  if (input.adminPass && boot.accounts[0]) boot.accounts[0].password = input.adminPass;
+  if (input.userData) {
+    for (const doc of documents(Buffer.from(input.userData, 'base64').toString('utf8'))) {
+      if (doc.kind === 'cloud-config') {
         try {
-          const cfg: unknown = YAML.parse(doc);
+          const cfg: unknown = YAML.parse(doc.text);
           if (isObject(cfg)) applyCloudConfig(cfg, boot, defaults);
         } catch {
           // cloud-init ignores a broken document; so do we.
         }
-      } else if (doc.startsWith('#!')) applyScript(doc, boot);
+      } else if (doc.kind === 'script') applyScript(doc.text, boot);
     }
   }
   return boot;

@@ -1,7 +1,8 @@
 /**
  * Per-server SSH host keys: one ed25519 key generated when the server is
- * created and kept in its resource data (state.db), so a simulator restart
- * presents the same key and a replacement server presents a new one.
+ * created (and again at each rebuild: a new disk) and kept in its Nova record
+ * (state.db), so a simulator restart presents the same key and a replacement
+ * or rebuilt server a new one.
  */
 import { createHash } from 'node:crypto';
 import { utils } from 'ssh2';
@@ -17,11 +18,6 @@ export function generateHostKey(): string {
   }
 }
 
-/** A stored key from before that check, unusable: callers replace it. */
-export function isUsableHostKey(privateKey: unknown): privateKey is string {
-  return typeof privateKey === 'string' && !(utils.parseKey(privateKey) instanceof Error);
-}
-
 function parsed(privateKey: string) {
   const key = utils.parseKey(privateKey);
   if (key instanceof Error) throw key;
@@ -32,10 +28,4 @@ function parsed(privateKey: string) {
 export function hostKeyFingerprint(privateKey: string): string {
   const blob = parsed(privateKey).getPublicSSH();
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
-}
-
-/** "ssh-ed25519 AAAA..." for known_hosts. */
-export function hostPublicKey(privateKey: string): string {
-  const key = parsed(privateKey);
-  return `${key.type} ${key.getPublicSSH().toString('base64')}`;
 }

@@ -1,38 +1,47 @@
 /**
- * Keeps one SSH endpoint per reachable server. After every state save it
- * compares the servers in the state with the running endpoints: a new server
- * gets a fresh host and a listener on its pool address, a deleted or replaced
- * one (new physical id) loses its listener and its host is retired (kept a
- * while for inspection). Listeners bind synchronously, so by the time Heat
- * reports CREATE_COMPLETE the server answers SSH.
+ * The machines behind Nova's servers. Follows every commit touching servers
+ * or ports: a server that is up (ACTIVE or VERIFY_RESIZE, not being deleted)
+ * answers SSH on each of its loopback (127.0.0.0/8) addresses; one that is
+ * rebooting, resizing, stopped, in error or being deleted does not. Its host
+ * (filesystem, accounts from user_data, history) lives as long as its disk:
+ * a rebuild (new generation) gives a fresh host with a new host key, a
+ * deleted server's host is retired and stays readable for a while.
+ * Listeners bind synchronously, so once Nova says ACTIVE the server answers.
  */
 import type { Logger } from 'pino';
-import type { StateStore } from '../state/store';
+import { isLoopback } from '../network/ip';
+import type { ServerRecord } from '../store/records';
+import type { Change, Store } from '../store/store';
 import { bootConfig, type SshUser } from './credentials';
 import { SshEndpoint } from './endpoint';
 import { SshFaults } from './faults';
 import { SimHost } from './host/host';
-import { generateHostKey, hostKeyFingerprint, isUsableHostKey } from './hostkey';
-import { listServers, type SimServer } from './servers';
+import { hostKeyFingerprint } from './hostkey';
 
 export interface SshSettings {
   /** Port every endpoint listens on; 0 disables SSH endpoints. */
   port: number;
-  sshCidr: string;
   users: SshUser[];
 }
 
 const RETIRED_KEPT = 100;
+const UP = new Set(['ACTIVE', 'VERIFY_RESIZE']);
+
+export function isUp(s: ServerRecord): boolean {
+  return UP.has(s.status) && s.task_state !== 'deleting' && s.pending?.op !== 'delete';
+}
 
 export class SshManager {
   readonly faults = new SshFaults();
+  /** Live hosts by server id, with the disk generation they were booted from. */
+  private readonly hosts = new Map<string, { host: SimHost; generation: number }>();
+  /** Listening endpoints by address. */
   private readonly endpoints = new Map<string, SshEndpoint>();
   private readonly retired = new Map<string, SimHost>();
-  private reconciling = false;
   private closed = false;
 
   constructor(
-    private readonly store: StateStore,
+    private readonly store: Store,
     readonly settings: SshSettings,
     private readonly log: Logger,
   ) {}
@@ -41,106 +50,127 @@ export class SshManager {
     return this.settings.port > 0;
   }
 
-  /** Starts endpoints for the servers already in the state (restart) and follows every later change. */
+  /** Boots the servers already in the state (restart) and follows every later change. */
   start(): void {
-    this.store.onSave(() => this.reconcile());
-    this.reconcile();
+    this.store.onCommit((changes) => this.follow(changes));
+    for (const s of this.store.list('servers')) this.reconcile(s.id);
   }
 
-  reconcile(): void {
-    if (this.closed || this.reconciling || !this.enabled) return;
-    this.reconciling = true;
+  /** The loopback addresses of a server, in interface order. */
+  addressesOf(s: ServerRecord): string[] {
+    return s.interfaces.flatMap((i) => this.store.get('ports', i.port_id)?.fixed_ips.map((f) => f.ip_address) ?? []).filter(isLoopback);
+  }
+
+  private follow(changes: Change[]): void {
+    if (this.closed) return;
+    const affected = new Set<string>();
+    for (const c of changes) {
+      if (c.kind === 'servers') affected.add(c.id);
+      if (c.kind === 'ports') {
+        for (const p of [c.before, c.after] as ({ device_id: string } | undefined)[]) if (p?.device_id) affected.add(p.device_id);
+      }
+    }
+    // Servers losing addresses first, so an address moving between servers is free when the other binds it.
+    const ordered = [...affected].sort((a, b) => this.wanted(a).length - this.wanted(b).length);
+    for (const id of ordered) this.reconcile(id);
+  }
+
+  private wanted(id: string): string[] {
+    const s = this.store.get('servers', id);
+    return this.enabled && s && isUp(s) ? this.addressesOf(s) : [];
+  }
+
+  private reconcile(id: string): void {
     try {
-      const wanted = new Map(
-        listServers(this.store.data, this.settings.sshCidr)
-          .filter((s) => s.reachable && s.sshAddress)
-          .map((s) => [s.id, s]),
-      );
-      for (const [id, ep] of this.endpoints) {
-        if (wanted.get(id)?.sshAddress === ep.address) continue;
-        ep.close();
-        this.endpoints.delete(id);
-        this.retire(ep.host);
-        this.log.info({ server: id, address: ep.address }, 'SSH endpoint closed');
+      const s = this.store.get('servers', id);
+      const live = this.hosts.get(id);
+      if (live && (!s || live.generation !== s.generation)) {
+        this.closeEndpoints(id, []);
+        this.retire(live.host, live.generation);
+        this.hosts.delete(id);
       }
-      const keysAdded: string[] = []; // stacks whose servers got a host key now
-      for (const [id, server] of wanted) {
-        if (this.endpoints.has(id)) continue;
-        try { // one server's trouble must not keep the others off the network
-          if (this.ensureHostKey(server)) keysAdded.push(server.stackId);
-          this.open(server);
-        } catch (err) {
-          this.log.error({ err, server: id }, 'SSH endpoint could not be opened');
-        }
+      if (!s) return;
+      const want = this.wanted(id);
+      this.closeEndpoints(id, want);
+      if (want.length === 0) return;
+      const host = this.hosts.get(id)?.host ?? this.boot(s, want[0]);
+      for (const address of want) {
+        const current = this.endpoints.get(address);
+        if (current?.host === host) continue;
+        if (current) this.closeEndpoint(current);
+        const ep = new SshEndpoint(address, this.settings.port, host, s.ssh_host_key, this.log);
+        this.endpoints.set(address, ep);
+        ep.listen();
+        this.log.info({ server: id, name: s.name, address, port: this.settings.port }, 'SSH endpoint started');
       }
-      if (keysAdded.length > 0) this.store.save(keysAdded);
     } catch (err) {
-      this.log.error({ err }, 'SSH reconcile failed');
-    } finally {
-      this.reconciling = false;
+      // one server's trouble must not keep the others off the network
+      this.log.error({ err, server: id }, 'SSH endpoint could not be reconciled');
     }
   }
 
-  /** Servers created before host keys existed get one now (persisted by the caller's save). */
-  private ensureHostKey(server: SimServer): boolean {
-    if (isUsableHostKey(server.resource.data.sshHostKey)) return false;
-    server.resource.data.sshHostKey = generateHostKey();
-    return true;
-  }
-
-  private open(server: SimServer): void {
-    const address = server.sshAddress!;
-    const boot = bootConfig(server.resource.props, this.settings.users);
-    const host = new SimHost(server.id, address, boot.hostname ?? server.name, boot.accounts, {
+  /** A fresh disk: the image's files plus what cloud-init makes of user_data. */
+  private boot(s: ServerRecord, address: string): SimHost {
+    const boot = bootConfig({ userData: s.user_data, adminPass: s.admin_pass }, this.settings.users);
+    const host = new SimHost(s.id, address, boot.hostname ?? s.name, boot.accounts, {
       takeFault: (h, command) => this.faults.take(h, command),
       resolve: (addr) => this.hostAt(addr),
       log: this.log,
     });
-    const ep = new SshEndpoint(address, this.settings.port, host, server.resource.data.sshHostKey as string, this.log);
-    this.endpoints.set(server.id, ep);
-    ep.listen();
-    this.log.info({ server: server.id, name: server.name, address, port: this.settings.port }, 'SSH endpoint started');
+    this.hosts.set(s.id, { host, generation: s.generation });
+    return host;
   }
 
-  private retire(host: SimHost): void {
-    this.retired.set(host.serverId, host);
+  private closeEndpoints(serverId: string, keep: string[]): void {
+    for (const ep of [...this.endpoints.values()]) {
+      if (ep.host.serverId === serverId && !keep.includes(ep.address)) this.closeEndpoint(ep);
+    }
+  }
+
+  private closeEndpoint(ep: SshEndpoint): void {
+    ep.close();
+    this.endpoints.delete(ep.address);
+    this.log.info({ server: ep.host.serverId, address: ep.address }, 'SSH endpoint closed');
+  }
+
+  /** Keeps a gone disk's host for inspection, by server id and generation (a rebuild retires one too). */
+  private retire(host: SimHost, generation: number): void {
+    this.retired.set(`${host.serverId}@${generation}`, host);
     while (this.retired.size > RETIRED_KEPT) this.retired.delete(this.retired.keys().next().value as string);
   }
 
   /** The live host answering at an address. */
   hostAt(address: string): SimHost | undefined {
-    for (const ep of this.endpoints.values()) if (ep.address === address) return ep.host;
-    return undefined;
+    return this.endpoints.get(address)?.host;
   }
 
-  /** A host by server id or address: live first, then recently deleted/replaced ones. */
-  findHost(idOrAddress: string): SimHost | undefined {
-    return this.endpoints.get(idOrAddress)?.host ?? this.hostAt(idOrAddress) ?? this.retired.get(idOrAddress);
+  /**
+   * A host by server id or address: the live one, else the latest retired one
+   * of that server; with a generation, that disk's host (live or retired).
+   */
+  findHost(idOrAddress: string, generation?: number): SimHost | undefined {
+    const live = this.hosts.get(idOrAddress);
+    if (generation !== undefined) return live?.generation === generation ? live.host : this.retired.get(`${idOrAddress}@${generation}`);
+    if (live) return live.host;
+    const atAddress = this.hostAt(idOrAddress);
+    if (atAddress) return atAddress;
+    const retired = [...this.retired].filter(([key]) => key.startsWith(`${idOrAddress}@`));
+    return retired[retired.length - 1]?.[1];
   }
 
-  /** Every server of the live stacks with its SSH endpoint state (admin view). */
-  servers() {
-    return listServers(this.store.data, this.settings.sshCidr).map((s) => {
-      const ep = this.endpoints.get(s.id);
-      const key = s.resource.data.sshHostKey;
-      return {
-        id: s.id,
-        name: s.name,
-        stackId: s.stackId,
-        stackName: s.stackName,
-        rootStackId: s.rootStackId,
-        resourceName: s.resourceName,
-        status: s.status,
-        addresses: s.addresses,
-        sshAddress: s.sshAddress,
-        ssh: {
-          port: this.settings.port,
-          listening: ep?.listening ?? false,
-          error: ep?.error ?? null,
-          hostKeyFingerprint: typeof key === 'string' ? hostKeyFingerprint(key) : null,
-        },
-      };
-    });
+  /** The SSH side of a server, for the admin API. */
+  sshView(s: ServerRecord) {
+    const addresses = this.addressesOf(s);
+    const ep = addresses.map((a) => this.endpoints.get(a)).find((e) => e?.host.serverId === s.id);
+    return {
+      sshAddress: addresses[0] ?? null,
+      ssh: {
+        port: this.settings.port,
+        listening: ep?.listening ?? false,
+        error: ep?.error ?? null,
+        hostKeyFingerprint: hostKeyFingerprint(s.ssh_host_key),
+      },
+    };
   }
 
   close(): void {

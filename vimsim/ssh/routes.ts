@@ -1,6 +1,6 @@
 /**
  * Admin API for the SSH side, mounted under /sim next to the rest:
- * command faults, the server list and each simulated host's record.
+ * the endpoint settings and command faults.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -29,7 +29,7 @@ export function sshAdminRouter(ssh: SshManager): Router {
   const router = Router();
 
   router.get('/ssh', (_req, res) => {
-    res.json({ enabled: ssh.enabled, port: ssh.settings.port, sshCidr: ssh.settings.sshCidr, defaultUsers: ssh.settings.users.map((u) => u.username) });
+    res.json({ enabled: ssh.enabled, port: ssh.settings.port, defaultUsers: ssh.settings.users.map((u) => u.username) });
   });
 
   router.post('/ssh/faults', (req, res) => {
@@ -51,29 +51,6 @@ export function sshAdminRouter(ssh: SshManager): Router {
   router.delete('/ssh/faults', (_req, res) => {
     ssh.faults.remove();
     res.status(204).end();
-  });
-
-  /** Servers of the live stacks; ?address=127.20.0.2 or ?name=... narrows the list. */
-  router.get('/servers', (req, res) => {
-    const { address, name } = req.query;
-    res.json(
-      ssh.servers().filter(
-        (s) =>
-          (typeof address !== 'string' || s.sshAddress === address || Object.values(s.addresses).some((ips) => ips.includes(address))) &&
-          (typeof name !== 'string' || s.name === name),
-      ),
-    );
-  });
-  router.get('/servers/:id', (req, res) => {
-    const server = ssh.servers().find((s) => s.id === req.params.id || s.sshAddress === req.params.id);
-    if (!server) throw new SshAdminError(404, `No server ${req.params.id}`);
-    res.json(server);
-  });
-  /** What ran on the server and what was written there (by server id or SSH address). */
-  router.get('/servers/:id/host', (req, res) => {
-    const host = ssh.findHost(req.params.id);
-    if (!host) throw new SshAdminError(404, `No simulated host for ${req.params.id}`);
-    res.json(host.view());
   });
 
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {

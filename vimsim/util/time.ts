@@ -1,11 +1,11 @@
 /** Timestamp formats of the emulated APIs. */
 
-/** Heat prints times without fractional seconds: 2024-05-01T10:20:30Z. */
-export function heatTime(ms: number = Date.now()): string {
+/** Nova, Neutron, Glance: 2024-05-01T10:20:30Z. */
+export function isoSeconds(ms: number = Date.now()): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Keystone prints token times with microseconds: 2024-05-01T10:20:30.123000Z. */
-export function keystoneTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+/** Cinder and Nova's launched_at: 2024-05-01T10:20:30.123000 (microseconds, no zone). */
+export function isoMicros(ms: number = Date.now()): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000');
 }

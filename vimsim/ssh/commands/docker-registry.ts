@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { normalizeRef, registryOf, type DockerContainer } from '../host/docker';
 import type { SimHost } from '../host/host';
 import { connect } from '../host/http';
-import { ipToInt, parseCidr } from '../../hot/network';
+import { ipToInt, parseCidr } from '../../network/ip';
 import type { CommandContext } from './types';
 
 const IMPLICITLY_INSECURE = new Set(['localhost', '127.0.0.1', '::1']);
