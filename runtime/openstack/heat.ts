@@ -35,12 +35,18 @@ export async function prepareHeat(h: HeatInput): Promise<void> {
   writeIfChanged(heatConfPath(h.l), heatConf(h.l, { ...h.conf, databaseUrl: dbUrl, pasteIni }), 0o600);
   // db_sync is idempotent but costs ~3 s: only for a new database or a new Heat version
   const marker = path.join(h.l.heat, 'db_sync.done');
-  const want = crypto.createHash('sha256').update(`${h.pinsHash}\n${dbUrl}`).digest('hex');
+  const want = crypto.createHash('sha256').update(`${h.pinsHash}\n${dbUrl}\nautoincrement`).digest('hex');
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === want) return;
   const t0 = Date.now();
   await runTool('heat-manage db_sync', venvBin('heat-manage', h.venv), ['--config-file', heatConfPath(h.l), 'db_sync'], {
     env: h.env, cwd: h.l.heat, logFile: path.join(h.l.logs, 'heat-setup.log'),
   });
+  if (!h.databaseUrl) {
+    // SQLite reuses deleted ids, which Heat's schema does not expect (see the script)
+    await runTool('sqlite_autoincrement.py', venvBin('python', h.venv), [path.join(__dirname, 'sqlite_autoincrement.py'), path.join(h.l.heat, 'heat.db')], {
+      env: h.env, cwd: h.l.heat, logFile: path.join(h.l.logs, 'heat-setup.log'),
+    });
+  }
   fs.writeFileSync(marker, want + '\n');
   h.log(`heat: db_sync in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -37,11 +37,12 @@ from sqlite_fix import serialize_sqlite_writes  # noqa: E402  (next to this file
 
 
 def scale_task_sleep():
-    """Optional, for tests: HEAT_TASK_SLEEP_SCALE=0.05 shrinks two fixed 1 s
-    sleeps of the engine: Stack.converge_stack() sleeps 1 s after triggering
-    EACH leaf resource (so N independent resources take ~N s), and
-    TaskRunner sleeps 1 s between resource task steps (check_*_complete
-    polling)."""
+    """Optional, for tests: HEAT_TASK_SLEEP_SCALE=0.05 shrinks the engine's
+    fixed waits: Stack.converge_stack() sleeps 1 s after triggering EACH leaf
+    resource (so N independent resources take ~N s), TaskRunner sleeps 1 s
+    between resource task steps (check_*_complete polling), and a resource
+    action that failed is retried (action_retry_limit, 5) after 2^n s of
+    backoff (2+4+8+16+32 s before a failed create is final)."""
     import os
     import time
     scale = float(os.environ.get('HEAT_TASK_SLEEP_SCALE', '1'))
@@ -53,6 +54,12 @@ def scale_task_sleep():
         if scheduler.ENABLE_SLEEP and wait_time is not None:
             time.sleep(wait_time * scale)
     scheduler.TaskRunner._sleep = _sleep
+
+    from heat.common import timeutils
+    backoff = timeutils.retry_backoff_delay
+    timeutils.retry_backoff_delay = (
+        lambda attempt, scale_factor=1.0, jitter_max=0.0:
+        backoff(attempt, scale_factor * scale, jitter_max * scale))
 
     import types
     from heat.engine import stack as stack_mod
