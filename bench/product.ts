@@ -1,11 +1,14 @@
 /**
  * The product under measurement, started like test/harness/setup.ts does: a
- * Temporal dev server, the VIM simulator (zero delay), a worker and the API,
- * each on a free loopback port with a fresh data directory.
+ * Temporal dev server, the embedded cloud (real Keystone and Heat, the VIM
+ * simulator with zero delay), a worker and the API, each on a free loopback
+ * port with a fresh data directory. BENCH_HEAT_SLEEP_SCALE sets Heat's sleep
+ * scale (default 1: stock Heat, what a user waits for).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { DevServer, startDevServer } from '../runtime/dev-server';
 import { Child, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 import { freePort } from '../test/harness/ports';
@@ -18,8 +21,10 @@ export interface Product {
   dataDir: string;
   apiUrl: string;
   temporalAddress: string;
-  /** Processes of the product: temporal (dev server), vimsim, worker, api. */
-  pids: Record<'temporal' | 'vimsim' | 'worker' | 'api', number>;
+  /** Processes of the product: temporal (dev server), keystone, heat, vimsim, worker, api. */
+  pids: Record<'temporal' | 'keystone' | 'heat' | 'vimsim' | 'worker' | 'api', number>;
+  /** Heat's task sleep scale of this run. */
+  heatSleepScale: number;
   /** Extra dev server flags this run used (BENCH_TEMPORAL_ARGS). */
   temporalArgs: string[];
   /** Stops every process (also done on SIGINT/SIGTERM). */
@@ -30,10 +35,12 @@ export async function startProduct(): Promise<Product> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-bench-'));
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
-  const [temporalPort, vimsimPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+  const [temporalPort, vimsimPort, apiPort, keystonePort, heatPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const heatSleepScale = Number(process.env.BENCH_HEAT_SLEEP_SCALE || '1');
   const temporalArgs = (process.env.BENCH_TEMPORAL_ARGS ?? '').split(/\s+/).filter(Boolean);
   const children: Child[] = [];
   let temporal: DevServer | undefined;
+  let cloud: RunningCloud | undefined;
   const onSignal = () => void stop().finally(() => {
     fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(130);
@@ -41,6 +48,7 @@ export async function startProduct(): Promise<Product> {
   const stop = async () => {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     for (const c of children.reverse()) await stopComponent(c, 5_000);
+    await cloud?.stop();
     await temporal?.stop();
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
@@ -52,19 +60,27 @@ export async function startProduct(): Promise<Product> {
     });
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), VIMSIM_PORT: String(vimsimPort),
-      VIMSIM_DELAY_MS: '0', HEAT_POLL_MS: String(HEAT_POLL_MS), TASK_QUEUE, LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), KEYSTONE_PORT: String(keystonePort),
+      HEAT_PORT: String(heatPort), VIMSIM_DELAY_MS: '0', VIMSIM_SSH_PORT: 'off', HEAT_POLL_MS: String(HEAT_POLL_MS), TASK_QUEUE, LOG_LEVEL: 'warn',
     };
-    for (const name of ['vimsim', 'worker', 'api'] as const) {
+    delete env.OS_AUTH_URL;
+    cloud = await startCloud({
+      dataDir, keystonePort, heatPort, vimsimPort, apiUrl: `http://127.0.0.1:${apiPort}`, heatSleepScale, env,
+      log: (m) => fs.appendFileSync(path.join(logDir, 'bench.log'), `${m}\n`),
+      stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },
+    });
+    for (const name of ['worker', 'api'] as const) {
       const c = startComponent(name, env, fs.openSync(path.join(logDir, `${name}.log`), 'a'));
       children.push(c);
-      if (name === 'vimsim') await waitForHttp(`http://127.0.0.1:${vimsimPort}/healthz`, 60_000, c);
       if (name === 'api') await waitForHttp(`http://127.0.0.1:${apiPort}/healthz`, 120_000, c);
     }
     const pid = (name: string) => children.find((c) => c.name === name)!.proc.pid!;
     return {
-      dataDir, apiUrl: `http://127.0.0.1:${apiPort}`, temporalAddress: temporal.address, temporalArgs, stop,
-      pids: { temporal: findPid(['start-dev', String(temporalPort)]) ?? NaN, vimsim: pid('vimsim'), worker: pid('worker'), api: pid('api') },
+      dataDir, apiUrl: `http://127.0.0.1:${apiPort}`, temporalAddress: temporal.address, temporalArgs, stop, heatSleepScale,
+      pids: {
+        temporal: findPid(['start-dev', String(temporalPort)]) ?? NaN, keystone: cloud.openstack.keystonePid, heat: cloud.openstack.heatPid,
+        vimsim: cloud.simulator.proc.pid!, worker: pid('worker'), api: pid('api'),
+      },
     };
   } catch (e) {
     await stop();

@@ -27,9 +27,16 @@ export interface Config {
   temporalNamespace: string;
   temporalUiUrl: string;
   taskQueue: string;
-  vimsimHost: string;
   vimsimPort: number;
-  /** Keystone v3 URL of the default VIM (the simulator unless set). */
+  /** No OS_AUTH_URL: `npm start` runs the embedded cloud (real Keystone and Heat, the simulator for the rest). */
+  embeddedCloud: boolean;
+  keystonePort: number;
+  heatPort: number;
+  /** Heat's task sleep scale in the embedded cloud: 1 = stock Heat; tests use a small value. */
+  heatSleepScale: number;
+  /** SQLAlchemy URL of the embedded Heat's database (PostgreSQL); unset = SQLite under DATA_DIR. */
+  heatDatabaseUrl?: string;
+  /** Keystone v3 URL of the default VIM (the embedded Keystone unless OS_AUTH_URL is set). */
   defaultVim: { authUrl: string; username: string; password: string; project: string; domain: string; region: string; caFile?: string };
   /** Poll interval while waiting for Heat (a workflow timer). */
   heatPollMs: number;
@@ -51,8 +58,10 @@ export function loadConfig(): Config {
   const temporalPort = intFromEnv('TEMPORAL_PORT', 7233);
   const temporalUiPort = intFromEnv('TEMPORAL_UI_PORT', 8233);
   const externalTemporal = !!process.env.TEMPORAL_ADDRESS;
-  const vimsimHost = process.env.VIMSIM_HOST || '127.0.0.1';
   const vimsimPort = intFromEnv('VIMSIM_PORT', 9891);
+  const keystonePort = intFromEnv('KEYSTONE_PORT', 5000);
+  const heatSleepScale = Number(process.env.HEAT_TASK_SLEEP_SCALE || '1');
+  if (!(heatSleepScale > 0 && heatSleepScale <= 1)) throw new Error(`HEAT_TASK_SLEEP_SCALE must be in (0, 1], got "${process.env.HEAT_TASK_SLEEP_SCALE}"`);
   return {
     dataDir,
     apiHost,
@@ -65,10 +74,14 @@ export function loadConfig(): Config {
     temporalNamespace: process.env.TEMPORAL_NAMESPACE || 'default',
     temporalUiUrl: process.env.TEMPORAL_UI_URL || `http://127.0.0.1:${temporalUiPort}`,
     taskQueue: process.env.TASK_QUEUE || 'nfv-lcm',
-    vimsimHost,
     vimsimPort,
+    embeddedCloud: !process.env.OS_AUTH_URL,
+    keystonePort,
+    heatPort: intFromEnv('HEAT_PORT', 8004),
+    heatSleepScale,
+    heatDatabaseUrl: process.env.HEAT_DATABASE_URL || undefined,
     defaultVim: {
-      authUrl: process.env.OS_AUTH_URL || `http://${vimsimHost}:${vimsimPort}/identity/v3`,
+      authUrl: process.env.OS_AUTH_URL || `http://127.0.0.1:${keystonePort}/v3`,
       username: process.env.OS_USERNAME || 'admin',
       password: process.env.OS_PASSWORD || 'devstack',
       project: process.env.OS_PROJECT_NAME || 'admin',

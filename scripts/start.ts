@@ -1,12 +1,14 @@
 /**
  * `npm start`: the whole product on loopback — Temporal dev server (SQLite
- * under DATA_DIR, Web UI), VIM simulator, worker and API. Ctrl-C stops it all;
- * starting again resumes whatever was in flight (Temporal keeps it).
- * With TEMPORAL_ADDRESS set, no dev server is started; with OS_AUTH_URL set,
- * no simulator (the default VIM is then that OpenStack).
+ * under DATA_DIR, Web UI), the embedded cloud (real Keystone and Heat, the VIM
+ * simulator for Nova, Neutron, Glance, Cinder and the machines), worker and
+ * API. Ctrl-C stops it all; starting again resumes whatever was in flight
+ * (Temporal keeps it). With TEMPORAL_ADDRESS set, no dev server is started;
+ * with OS_AUTH_URL set, no embedded cloud (the default VIM is that OpenStack).
  */
 import path from 'node:path';
 import { loadConfig } from '../common/config';
+import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { startDevServer, DevServer } from '../runtime/dev-server';
 import { Child, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 
@@ -15,6 +17,7 @@ async function main() {
   const say = (m: string) => console.log(`[start] ${m}`);
   const children: Child[] = [];
   let temporal: DevServer | undefined;
+  let cloud: RunningCloud | undefined;
   let stopping = false;
 
   const stopAll = async (code: number) => {
@@ -22,6 +25,7 @@ async function main() {
     stopping = true;
     say('stopping ...');
     for (const c of [...children].reverse()) await stopComponent(c);
+    await cloud?.stop();
     await temporal?.stop();
     say('stopped');
     process.exit(code);
@@ -37,7 +41,7 @@ async function main() {
       });
     }
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, TEMPORAL_ADDRESS: cfg.temporalAddress };
-    if (!process.env.OS_AUTH_URL) {
+    if (cfg.embeddedCloud) {
       // The simulator's servers answer SSH on their own 127.x address; the Mgmt Drivers must use that port.
       env.VIMSIM_SSH_PORT ??= '2222';
       env.MGMT_SSH_PORT ??= env.VIMSIM_SSH_PORT;
@@ -48,16 +52,23 @@ async function main() {
       void c.exited.then((code) => { if (!stopping) { say(`${name} exited (${code}); stopping everything`); void stopAll(1); } });
       return c;
     };
-    if (!process.env.OS_AUTH_URL) {
-      const sim = launch('vimsim');
-      await waitForHttp(`http://${cfg.vimsimHost}:${cfg.vimsimPort}/healthz`, 60_000, sim);
+    if (cfg.embeddedCloud) {
+      cloud = await startCloud({
+        dataDir: cfg.dataDir, keystonePort: cfg.keystonePort, heatPort: cfg.heatPort, vimsimPort: cfg.vimsimPort,
+        apiUrl: cfg.apiBaseUrl, heatSleepScale: cfg.heatSleepScale, heatDatabaseUrl: cfg.heatDatabaseUrl, env, log: say,
+        onSimulatorExit: (code) => { if (!stopping) { say(`vimsim exited (${code}); stopping everything`); void stopAll(1); } },
+      });
     }
     launch('worker');
     const api = launch('api');
     await waitForHttp(`${cfg.apiBaseUrl}/healthz`, 120_000, api);
-    say(`API (Tacker-compatible):  ${cfg.apiBaseUrl}`);
-    say(`Temporal Web UI:          ${cfg.temporalUiUrl}`);
-    if (!process.env.OS_AUTH_URL) say(`VIM simulator (Keystone): ${cfg.defaultVim.authUrl}`);
+    say(`API (Tacker-compatible):    ${cfg.apiBaseUrl}`);
+    say(`Temporal Web UI:            ${cfg.temporalUiUrl}`);
+    if (cloud) {
+      say(`Keystone (admin/devstack):  ${cloud.authUrl}`);
+      say(`Heat:                       ${cloud.heatUrl}`);
+      say(`VIM simulator (Nova, ...):  ${cloud.simulatorUrl}`);
+    }
     say('ready; Ctrl-C stops everything');
   } catch (e) {
     console.error(`[start] ${(e as Error).message}`);

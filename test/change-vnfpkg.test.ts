@@ -6,11 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { certificateThumbprint } from '../coord/client';
 import { startEm, Em } from '../em/server';
-import { HeatClient } from '../infra/openstack/heat';
-import { KeystoneSession } from '../infra/openstack/keystone';
 import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 import { readState } from './harness/state';
-import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from './support/api';
+import { call, eventually, onboard, opIdFrom, serverImageName, temporalClient, waitOpState } from './support/api';
 import { createTestCa } from './support/tls';
 import { killWorker, restartWorker } from './support/worker-control';
 
@@ -48,7 +46,7 @@ async function instantiated(level = 'instantiation_level_1'): Promise<string> {
   const id = (await call('POST', `${V2}/vnf_instances`, { vnfdId: oldVnfd }, H)).body.id;
   const r = await call('POST', `${V2}/vnf_instances/${id}/instantiate`, {
     flavourId: 'simple', instantiationLevelId: level,
-    extVirtualLinks: [{ id: 'n', resourceId: 'ext', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+    extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
   }, H);
   expect((await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 60_000, 'v2')).operationState).toBe('COMPLETED');
   return id;
@@ -63,11 +61,9 @@ const done = (opId: string, states = ['COMPLETED', 'FAILED_TEMP', 'ROLLED_BACK']
 /** Image of every VNFC's server that boots from an image (VDU2 boots from a volume), keyed by heat resource name. */
 async function images(id: string): Promise<Record<string, string>> {
   const inst = (await call('GET', `${V2}/vnf_instances/${id}`)).body;
-  const heat = new HeatClient(new KeystoneSession({ authUrl: `${readState().vimsimUrl}/identity/v3`, username: 'admin', password: 'devstack', project: 'admin' }));
   const out: Record<string, string> = {};
   for (const v of inst.instantiatedVnfInfo.vnfcResourceInfo) {
-    const [name, sid] = v.metadata.stackId.split('/');
-    const image = String((await heat.getResource(name, sid, v.vduId)).attributes?.image ?? '');
+    const image = await serverImageName(v.computeResource.resourceId);
     if (image) out[v.metadata.heatResourceName] = image;
   }
   return out;

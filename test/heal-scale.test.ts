@@ -1,10 +1,10 @@
 /**
  * Heal (SOL002 per VNFC, SOL003 whole) and scale through the API on the
- * simulator, for the two-VDU sample (no Mgmt Driver hooks).
+ * embedded cloud (real Heat), for the two-VDU sample (no Mgmt Driver hooks).
  */
 import path from 'node:path';
 import { sampleVariant } from '../samples/variant';
-import { call, onboard, opIdFrom, sim, waitOpState } from './support/api';
+import { addFault, call, clearFaults, UNTIL_CLEARED, onboard, opIdFrom, stacksNamed, waitOpState } from './support/api';
 
 let vnfdId: string;
 let id: string;
@@ -20,10 +20,7 @@ async function run(task: string, body: unknown, expectState = 'COMPLETED'): Prom
   return op;
 }
 const vdu1 = (i: any) => i.vnfcResourceInfo.filter((v: any) => v.vduId === 'VDU1');
-async function liveStacks(): Promise<any[]> {
-  const all = await sim<any>('GET', '/sim/stacks');
-  return (Array.isArray(all) ? all : all.stacks).filter((s: any) => s.name === `vnf-${id}`);
-}
+const liveStacks = () => stacksNamed(`vnf-${id}`);
 
 beforeAll(async () => {
   // The sample under its own vnfdId, so other test files' packages do not interfere.
@@ -34,11 +31,11 @@ beforeAll(async () => {
   expect((await call('POST', `/vnflcm/v1/vnf_instances/${id}/heal`, {})).status).toBe(409);
   await run('instantiate', {
     flavourId: 'simple', instantiationLevelId: 'instantiation_level_1',
-    extVirtualLinks: [{ id: 'net0', resourceId: 'ext-net', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+    extVirtualLinks: [{ id: 'net0', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
   });
 });
 
-afterEach(() => sim('DELETE', '/sim/faults'));
+afterEach(() => clearFaults());
 
 test('scale out adds a VNFC with new ids, keeps the others; scale in removes the newest', async () => {
   const before = await info();
@@ -65,10 +62,11 @@ test('scale out adds a VNFC with new ids, keeps the others; scale in removes the
 });
 
 test('a failed scale-out rolls back to the old size', async () => {
-  await sim('POST', '/sim/faults', { operation: 'update', stackName: `vnf-${id}`, mode: 'fail', reason: 'quota exceeded', times: 1 });
+  // new servers fail in Nova until Heat gives up the update
+  await addFault({ target: 'server', operation: 'create', mode: 'fail', message: 'Quota exceeded for instances', times: UNTIL_CLEARED });
   const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/scale`, { type: 'SCALE_OUT', aspectId: 'VDU1_scale', numberOfSteps: 2 });
   const op = await waitOpState(opIdFrom(r), ['FAILED_TEMP', 'COMPLETED']);
-  expect(op.error.detail).toContain('quota exceeded');
+  expect(op.error.detail).toContain('Quota exceeded for instances');
   expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${op.id}/rollback`)).status).toBe(202);
   expect((await waitOpState(op.id, ['ROLLED_BACK', 'FAILED_TEMP'])).operationState).toBe('ROLLED_BACK');
   const now = await info();
@@ -108,10 +106,11 @@ test('whole heal recreates the stack under the same name with a new id', async (
 });
 
 test('a whole heal that fails keeps track of the new stack: retry and terminate work', async () => {
-  await sim('POST', '/sim/faults', { operation: 'create', stackName: `vnf-${id}`, mode: 'fail', reason: 'no host', times: 1 });
+  await addFault({ target: 'server', operation: 'create', mode: 'fail', message: 'No valid host was found', times: UNTIL_CLEARED });
   const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/heal`, { cause: 'whole' });
   const op = await waitOpState(opIdFrom(r), ['FAILED_TEMP', 'COMPLETED']);
-  expect(op.error.detail).toContain('no host');
+  expect(op.error.detail).toContain('No valid host was found');
+  await clearFaults();
   expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${op.id}/retry`)).status).toBe(202);
   expect((await waitOpState(op.id, ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
   await run('terminate', { terminationType: 'FORCEFUL' });

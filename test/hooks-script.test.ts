@@ -48,7 +48,7 @@ test('scale hooks see the right VNFCs; a failing script puts the op in FAILED_TE
   const id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId })).body.id;
   const body = {
     flavourId: 'simple',
-    extVirtualLinks: [{ id: 'n', resourceId: 'ext', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+    extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
     additionalParams: { hook_log: log, secret_token: 's3cr3t-t0ken' },
   };
   const inst = await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, body);
@@ -73,7 +73,7 @@ test('a hook script that exits non-zero fails the op with its stderr, secrets ma
   const id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId })).body.id;
   const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, {
     flavourId: 'simple',
-    extVirtualLinks: [{ id: 'n', resourceId: 'ext', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+    extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
     additionalParams: { hook_log: log, fail_hook: 'instantiate_end', secret_token: 's3cr3t-t0ken' },
   });
   const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP']);

@@ -21,7 +21,7 @@ function samplePackage(edit: (files: Record<string, Buffer>) => void = () => und
 
 const body = (vimConnectionInfo?: unknown) => ({
   flavourId: 'simple',
-  extVirtualLinks: [{ id: 'net0', resourceId: 'ext-net', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+  extVirtualLinks: [{ id: 'net0', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
   ...(vimConnectionInfo ? { vimConnectionInfo } : {}),
 });
 
@@ -42,7 +42,7 @@ describe('vimConnectionInfo', () => {
   const inlineVim = (password: string) => ({
     vim1: {
       vimId: crypto.randomUUID(), vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3',
-      interfaceInfo: { endpoint: `${readState().vimsimUrl}/identity/v3` },
+      interfaceInfo: { endpoint: readState().keystoneUrl },
       accessInfo: { username: 'admin', password, project: 'admin', projectDomain: 'Default', userDomain: 'Default', region: 'RegionOne' },
     },
   });
@@ -54,7 +54,7 @@ describe('vimConnectionInfo', () => {
     expect((await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 60_000, 'v2')).operationState).toBe('COMPLETED');
     const inst = (await call('GET', `/vnflcm/v2/vnf_instances/${id}`)).body;
     const vci = inst.vimConnectionInfo.vim1;
-    expect(vci.interfaceInfo.endpoint).toContain('/identity/v3');
+    expect(vci.interfaceInfo.endpoint).toBe(readState().keystoneUrl);
     expect(vci.accessInfo.username).toBe('admin');
     expect(vci.accessInfo.password).not.toBe('devstack');
     expect(inst.instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.vimConnectionId).toBe(vci.vimId);
@@ -118,7 +118,7 @@ test.each([
   expect(pkg.onboardingState).toBe('ONBOARDED');
   const id = await instanceOf(pkg.vnfdId);
   const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, {
-    flavourId: 'simple', extVirtualLinks: [{ id: 'net0', resourceId: 'ext-net', extCps: [{ cpdId: cp }] }],
+    flavourId: 'simple', extVirtualLinks: [{ id: 'net0', resourceId: 'public', extCps: [{ cpdId: cp }] }],
   });
   expect(r.status).toBe(202);
   const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP']);

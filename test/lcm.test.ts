@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SA_LCM_OPERATION } from '../common/search-attributes';
 import { zipFolder } from '../samples/build';
 import { readState } from './harness/state';
-import { call, eventually, heatResources, onboard, opIdFrom, sim, temporalClient, waitOpState } from './support/api';
+import { addFault, call, clearFaults, UNTIL_CLEARED, eventually, heatResources, onboard, opIdFrom, stacksNamed, temporalClient, waitOpState } from './support/api';
 import { killWorker, restartWorker } from './support/worker-control';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
@@ -43,14 +43,9 @@ async function startInstantiate(id: string, level?: string, v = 'v1'): Promise<s
   return opIdFrom(r);
 }
 
-async function stacksNamed(name: string): Promise<{ id: string; name: string; status: string }[]> {
-  const all = await sim<{ stacks: { id: string; name: string; status: string }[] } | { id: string; name: string; status: string }[]>('GET', '/sim/stacks');
-  const list = Array.isArray(all) ? all : all.stacks;
-  return list.filter((s) => s.name === name);
-}
-
-async function fault(operation: string, stackName: string, mode: 'fail' | 'hang', reason = 'injected by test') {
-  return sim<{ id: string }>('POST', '/sim/faults', { operation, stackName, mode, reason, times: 1 });
+/** Server creates/deletes fail or hang in Nova until Heat gives up; Heat reports it on the stack. */
+async function fault(operation: 'create' | 'delete', mode: 'fail' | 'hang', message = 'injected by test') {
+  return addFault({ target: 'server', operation, mode, message, times: mode === 'fail' && operation === 'create' ? UNTIL_CLEARED : 1 });
 }
 
 beforeAll(async () => {
@@ -60,7 +55,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await sim('DELETE', '/sim/faults');
+  await clearFaults();
 });
 
 test('instantiate builds instantiatedVnfInfo from the stack; terminate removes it', async () => {
@@ -129,7 +124,7 @@ test('op occs can be listed and filtered', async () => {
 
 test('injected stack failure -> FAILED_TEMP with the Heat reason -> retry -> COMPLETED', async () => {
   const id = await newInstance('v2');
-  await fault('create', `vnf-${id}`, 'fail', 'No valid host was found');
+  await fault('create', 'fail', 'No valid host was found');
   const opId = await startInstantiate(id, undefined, 'v2');
   const failed = await waitOpState(opId, ['FAILED_TEMP', 'COMPLETED'], 60_000, 'v2');
   expect(failed.operationState).toBe('FAILED_TEMP');
@@ -142,6 +137,7 @@ test('injected stack failure -> FAILED_TEMP with the Heat reason -> retry -> COM
   expect(other.status).toBe(409);
   expect(other.headers.get('content-type')).toContain('application/problem+json');
 
+  await clearFaults(); // the operator fixed the cloud
   const retry = await call('POST', `/vnflcm/v2/vnf_lcm_op_occs/${opId}/retry`, undefined, { Version: '2.0.0' });
   expect(retry.status).toBe(202);
   const done = await waitOpState(opId, ['COMPLETED', 'FAILED_TEMP'], 60_000, 'v2');
@@ -154,7 +150,7 @@ test('injected stack failure -> FAILED_TEMP with the Heat reason -> retry -> COM
 
 test('rollback of a failed instantiate deletes the stack -> ROLLED_BACK', async () => {
   const id = await newInstance();
-  await fault('create', `vnf-${id}`, 'fail');
+  await fault('create', 'fail');
   const opId = await startInstantiate(id);
   expect((await waitOpState(opId, ['FAILED_TEMP', 'COMPLETED'])).operationState).toBe('FAILED_TEMP');
   expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/rollback`)).status).toBe(202);
@@ -169,7 +165,7 @@ test('rollback of a failed instantiate deletes the stack -> ROLLED_BACK', async 
 
 test('fail ends a FAILED_TEMP op in FAILED and answers with the op occ', async () => {
   const id = await newInstance();
-  await fault('create', `vnf-${id}`, 'fail');
+  await fault('create', 'fail');
   const opId = await startInstantiate(id);
   expect((await waitOpState(opId, ['FAILED_TEMP', 'COMPLETED'])).operationState).toBe('FAILED_TEMP');
   const r = await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/fail`);
@@ -181,7 +177,7 @@ test('fail ends a FAILED_TEMP op in FAILED and answers with the op occ', async (
 
 test('FORCEFUL cancel during a hanging stack create -> FAILED_TEMP, then rollback leaves nothing', async () => {
   const id = await newInstance();
-  await fault('create', `vnf-${id}`, 'hang');
+  await fault('create', 'hang');
   const opId = await startInstantiate(id);
   await eventually('stack create in progress', async () => {
     const s = await stacksNamed(`vnf-${id}`);
@@ -204,11 +200,11 @@ test('FORCEFUL cancel during a hanging stack create -> FAILED_TEMP, then rollbac
 
 test('kill -9 of the worker mid-instantiate: a new worker completes it with exactly one stack', async () => {
   const id = await newInstance();
-  await fault('create', `vnf-${id}`, 'hang');
+  await fault('create', 'hang');
   const opId = await startInstantiate(id);
   await eventually('stack create in progress', async () => ((await stacksNamed(`vnf-${id}`)).length ? true : undefined));
   killWorker();
-  await sim('DELETE', '/sim/faults'); // Heat finishes the create while no worker runs
+  await clearFaults(); // Heat finishes the create while no worker runs
   restartWorker();
   const op = await waitOpState(opId, ['COMPLETED', 'FAILED_TEMP'], 120_000);
   expect(op.operationState).toBe('COMPLETED');
@@ -262,7 +258,7 @@ describe('bad input answers 4xx ProblemDetails and writes nothing', () => {
 
 test('GRACEFUL cancel lets the running stack create finish, then stops before the next step', async () => {
   const id = await newInstance();
-  await fault('create', `vnf-${id}`, 'hang');
+  await fault('create', 'hang');
   const opId = await startInstantiate(id);
   await eventually('stack create in progress', async () => ((await stacksNamed(`vnf-${id}`)).length ? true : undefined));
   expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/cancel`, { cancelMode: 'GRACEFUL' })).status).toBe(202);
@@ -270,7 +266,7 @@ test('GRACEFUL cancel lets the running stack create finish, then stops before th
   expect(pending.operationState).toBe('PROCESSING');
   expect(pending.isCancelPending).toBe(true);
   expect(pending.cancelMode).toBe('GRACEFUL');
-  await sim('DELETE', '/sim/faults'); // the VIM operation finishes on its own
+  await clearFaults(); // the VIM operation finishes on its own
   const op = await waitOpState(opId, ['FAILED_TEMP', 'COMPLETED']);
   expect(op.operationState).toBe('FAILED_TEMP');
   expect(op.isCancelPending).toBe(false);
@@ -284,7 +280,7 @@ test('GRACEFUL cancel lets the running stack create finish, then stops before th
 test('GRACEFUL terminate waits gracefulTerminationTimeout, deletion cannot be rolled back', async () => {
   const id = await newInstance();
   expect((await waitOpState(await startInstantiate(id), ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
-  await fault('delete', `vnf-${id}`, 'fail', 'volume busy');
+  await fault('delete', 'fail', 'volume busy');
   const t = await call('POST', `/vnflcm/v1/vnf_instances/${id}/terminate`, { terminationType: 'GRACEFUL', gracefulTerminationTimeout: 1 });
   expect(t.status).toBe(202);
   const opId = opIdFrom(t);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { zipFolder } from '../samples/build';
 import { readState } from './harness/state';
-import { call, onboard, opIdFrom, sim, temporalClient, waitOpState } from './support/api';
+import { call, onboard, opIdFrom, sim, stacksNamed, temporalClient, waitOpState } from './support/api';
 import { tackerSampleFiles, zipFiles } from './vnfpkg-fixtures';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -116,8 +116,7 @@ test('an injected failure in the docker step -> FAILED_TEMP naming that step -> 
 });
 
 test('heal whole: a new stack id, the registry installed again', async () => {
-  const stacks = async () => ((await sim<any>('GET', '/sim/stacks')).stacks ?? (await sim<any>('GET', '/sim/stacks')))
-    .filter((s: any) => s.name === `vnf-${first.id}` && s.status !== 'DELETE_COMPLETE');
+  const stacks = async () => (await stacksNamed(`vnf-${first.id}`)).filter((s) => s.status !== 'DELETE_COMPLETE');
   const [before] = await stacks();
   const r = await call('POST', `/vnflcm/v1/vnf_instances/${first.id}/heal`, {});
   const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 120_000);
@@ -141,8 +140,7 @@ test('a bad parameter file is refused with 400 naming the field, and nothing is 
   missingImage.additionalParams.private_registry_installation_param.image_path = 'Files/images/nope.tar';
   expect((await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, missingImage)).status).toBe(400);
   expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body).toEqual([]);
-  const all = await sim<any>('GET', '/sim/stacks');
-  expect((all.stacks ?? all).some((s: any) => s.name === `vnf-${id}`)).toBe(false);
+  expect(await stacksNamed(`vnf-${id}`)).toEqual([]);
 });
 
 test('Tacker\'s own package (naming Scripts/private_registry_mgmt.py) instantiates unchanged through the driver mapping', async () => {

@@ -1,7 +1,8 @@
 /**
  * The run command: `npm start` (scripts/start.ts) brings up the dev server
- * with its Web UI, the simulator, the worker and the API; Ctrl-C stops it all;
- * starting again resumes the operation that was in flight.
+ * with its Web UI, the embedded cloud (real Keystone and Heat, the simulator),
+ * the worker and the API; Ctrl-C stops it all; starting again resumes the
+ * operation that was in flight.
  */
 import { spawn, ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,8 +54,12 @@ afterAll(() => {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-start-'));
-  const [apiPort, temporalPort, uiPort, simPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
-  env = { ...process.env, DATA_DIR: dataDir, API_PORT: String(apiPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort), VIMSIM_PORT: String(simPort), HEAT_POLL_MS: '200', VIMSIM_DELAY_MS: '100', LOG_LEVEL: 'warn' };
+  const [apiPort, temporalPort, uiPort, simPort, keystonePort, heatPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  env = {
+    ...process.env, DATA_DIR: dataDir, API_PORT: String(apiPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort),
+    VIMSIM_PORT: String(simPort), KEYSTONE_PORT: String(keystonePort), HEAT_PORT: String(heatPort), VIMSIM_SSH_PORT: String(sshPort),
+    HEAT_TASK_SLEEP_SCALE: '0.05', HEAT_POLL_MS: '200', VIMSIM_DELAY_MS: '100', LOG_LEVEL: 'warn',
+  };
   delete env.TEMPORAL_ADDRESS;
   delete env.OS_AUTH_URL;
   api = `http://127.0.0.1:${apiPort}`;
@@ -75,9 +80,9 @@ test('npm start runs everything; Ctrl-C stops it; a restart resumes the op in fl
   expect((await j('PUT', `${api}/vnfpkgm/v1/vnf_packages/${pkg.id}/package_content`, zipFolder(path.join(ROOT, 'samples/two_vdu_vnf')))).status).toBe(202);
   const vnfdId = await until(async () => (await j('GET', `${api}/vnfpkgm/v1/vnf_packages/${pkg.id}`)).body.vnfdId);
   const inst = (await j('POST', `${api}/vnflcm/v1/vnf_instances`, { vnfdId })).body;
-  await j('POST', `${simUrl}/sim/faults`, { operation: 'create', mode: 'hang', times: 1 });
+  await j('POST', `${simUrl}/sim/faults`, { target: 'server', operation: 'create', mode: 'hang', times: 1 });
   const r = await j('POST', `${api}/vnflcm/v1/vnf_instances/${inst.id}/instantiate`, {
-    flavourId: 'simple', extVirtualLinks: [{ id: 'n', resourceId: 'ext', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+    flavourId: 'simple', extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
   });
   expect(r.status).toBe(202);
   const opUrl = `${api}/vnflcm/v1/vnf_lcm_op_occs/${String(r.location).split('/').pop()}`;

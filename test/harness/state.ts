@@ -10,6 +10,9 @@ export interface ProductState {
   logDir: string;
   apiUrl: string;
   vimsimUrl: string;
+  /** The embedded Keystone (v3) and Heat; admin/devstack in project admin. */
+  keystoneUrl: string;
+  heatUrl: string;
   temporalAddress: string;
   /** Environment each component was started with. */
   env: Record<string, string>;

@@ -12,6 +12,8 @@ export default async function teardown(): Promise<void> {
   for (const pid of Object.values(s.pids)) {
     try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
   }
+  const cloud = (globalThis as Record<string, unknown>).__cloud as { stop(): Promise<void> } | undefined;
+  await cloud?.stop();
   const temporal = (globalThis as Record<string, unknown>).__temporal as { stop(): Promise<void> } | undefined;
   await temporal?.stop();
   if (process.env.KEEP_TEST_DATA) console.log(`test data kept in ${s.dataDir}`);

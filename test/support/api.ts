@@ -72,13 +72,58 @@ export async function sim<T = any>(method: string, path: string, body?: unknown)
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** The stack's resources as Heat lists them, read with the product's own OpenStack client. */
+/** The embedded Heat as the admin user, through the product's own OpenStack client. */
+export function adminHeat(): HeatClient {
+  return new HeatClient(new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' }));
+}
+
+/** The stack's resources as Heat lists them. */
 export async function heatResources(stackName: string, stackId: string): Promise<HeatResourceRow[]> {
-  const session = new KeystoneSession({ authUrl: `${readState().vimsimUrl}/identity/v3`, username: 'admin', password: 'devstack', project: 'admin' });
-  return new HeatClient(session).listResources(stackName, stackId, 3);
+  return adminHeat().listResources(stackName, stackId, 3);
+}
+
+/** Every stack Heat has by that name, deleted ones included. */
+export async function stacksNamed(name: string): Promise<{ id: string; name: string; status: string; reason?: string }[]> {
+  const stacks = await adminHeat().listStacks({ name, showDeleted: true });
+  return stacks.map((s) => ({ id: s.id, name: s.stack_name, status: s.stack_status, reason: s.stack_status_reason }));
 }
 
 export async function temporalClient(): Promise<Client> {
   const connection = await Connection.connect({ address: readState().temporalAddress });
   return new Client({ connection, namespace: 'default' });
+}
+
+/** A fault of the simulated cloud (vimsim/README.md), hitting the next `times` matching operations; Heat reports it. */
+export interface CloudFault {
+  target: 'server' | 'port' | 'volume';
+  operation: 'create' | 'delete' | 'rebuild';
+  mode: 'fail' | 'hang';
+  message?: string;
+  match?: string;
+  times?: number;
+}
+/**
+ * Heat tries a failed resource create or update 6 times (action_retry_limit
+ * 5), for every resource at once: a fault meant to fail the stack lasts until
+ * the test clears it (the operator fixed the cloud).
+ */
+export const UNTIL_CLEARED = 10_000;
+
+export async function addFault(f: CloudFault): Promise<{ id: string }> {
+  return sim<{ id: string }>('POST', '/sim/faults', { times: 1, ...f });
+}
+export const clearFaults = () => sim('DELETE', '/sim/faults');
+
+/** Name of the Glance image a Nova server runs ('' when it boots from a volume), read as the admin user. */
+export async function serverImageName(serverId: string): Promise<string> {
+  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' });
+  const token = (await session.getToken()).value;
+  const get = async (url: string) => {
+    const r = await fetch(url, { headers: { 'x-auth-token': token } });
+    if (!r.ok) throw new Error(`GET ${url} -> ${r.status}`);
+    return r.json() as Promise<any>;
+  };
+  const { server } = await get(`${await session.endpoint('compute')}/servers/${serverId}`);
+  const imageId = typeof server.image === 'object' && server.image ? server.image.id : '';
+  return imageId ? (await get(`${await session.endpoint('image')}/v2/images/${imageId}`)).name : '';
 }

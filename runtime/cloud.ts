@@ -1,0 +1,84 @@
+/**
+ * The embedded cloud of the default deployment: the real Keystone and Heat
+ * (runtime/openstack) with the VIM simulator serving Nova, Neutron, Glance and
+ * Cinder and the machines behind them. `npm start`, the test harness and the
+ * benchmarks all start it here. A Heat that dies is started again on the same
+ * state, as a service manager would: Heat fails what it had in progress
+ * ("Engine went down ..."), and the product's stack steps drive those stacks on.
+ */
+import { startEmbeddedCloud, type EmbeddedCloud } from './openstack';
+import { startComponent, stopComponent, waitForHttp, type Child } from './processes';
+
+export interface CloudOptions {
+  dataDir: string;
+  keystonePort: number;
+  heatPort: number;
+  vimsimPort: number;
+  /** Base URL of the product API (the catalog's nfv-orchestration and container-infra). */
+  apiUrl: string;
+  heatSleepScale: number;
+  /** Heat's database (e.g. postgresql+psycopg2://...); default SQLite under dataDir. */
+  heatDatabaseUrl?: string;
+  /** Environment of the simulator process (VIMSIM_* settings). */
+  env: NodeJS.ProcessEnv;
+  /** Output of the simulator and of Keystone/Heat (file descriptors); default: inherited / files under DATA_DIR/openstack/logs. */
+  stdio?: { simulator?: number; openstack?: number };
+  log: (m: string) => void;
+  /** Called when the simulator exits without being asked to. */
+  onSimulatorExit?: (code: number | null) => void;
+}
+
+export interface RunningCloud {
+  authUrl: string;
+  heatUrl: string;
+  simulatorUrl: string;
+  openstack: EmbeddedCloud;
+  simulator: Child;
+  stop(): Promise<void>;
+}
+
+const MAX_HEAT_RESTARTS_PER_MINUTE = 5;
+
+export async function startCloud(o: CloudOptions): Promise<RunningCloud> {
+  const simulatorUrl = `http://127.0.0.1:${o.vimsimPort}`;
+  let stopping = false;
+  const restarts: number[] = [];
+  const openstack: EmbeddedCloud = await startEmbeddedCloud({
+    dataDir: o.dataDir, keystonePort: o.keystonePort, heatPort: o.heatPort, heatSleepScale: o.heatSleepScale, heatDatabaseUrl: o.heatDatabaseUrl,
+    simulatorUrl, apiUrl: o.apiUrl, log: o.log, stdio: o.stdio?.openstack,
+    onUnexpectedExit: (name) => {
+      if (stopping || name !== 'heat') return;
+      const now = Date.now();
+      restarts.push(now);
+      while (restarts[0] < now - 60_000) restarts.shift();
+      if (restarts.length > MAX_HEAT_RESTARTS_PER_MINUTE) {
+        o.log(`heat died ${restarts.length} times within a minute; not starting it again (logs under ${o.dataDir}/openstack/logs)`);
+        return;
+      }
+      o.log('heat exited unexpectedly; starting it again on the same state');
+      openstack.restartHeat().then(() => o.log('heat is back'), (e) => o.log(`heat could not be started again: ${(e as Error).message}`));
+    },
+  });
+  const svc = openstack.serviceUsers.vimsim;
+  const simulator = startComponent('vimsim', {
+    ...o.env, DATA_DIR: o.dataDir, VIMSIM_PORT: String(o.vimsimPort), VIMSIM_AUTH_URL: openstack.authUrl,
+    VIMSIM_SERVICE_USER: svc.username, VIMSIM_SERVICE_PASSWORD: svc.password, VIMSIM_SERVICE_PROJECT: svc.project,
+  }, o.stdio?.simulator ?? 'inherit');
+  void simulator.exited.then((code) => { if (!stopping) o.onSimulatorExit?.(code); });
+  try {
+    await waitForHttp(`${simulatorUrl}/healthz`, 60_000, simulator);
+  } catch (e) {
+    stopping = true;
+    await stopComponent(simulator);
+    await openstack.stop();
+    throw e;
+  }
+  return {
+    authUrl: openstack.authUrl, heatUrl: openstack.heatUrl, simulatorUrl, openstack, simulator,
+    async stop() {
+      stopping = true;
+      await stopComponent(simulator);
+      await openstack.stop();
+    },
+  };
+}
