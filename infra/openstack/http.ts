@@ -16,7 +16,23 @@ export class OpenStackHttpError extends Error {
 
 export interface RequestOptions { headers?: Record<string, string>; body?: unknown; timeoutMs?: number; ca?: string }
 
-export function request(method: string, url: string, o: RequestOptions = {}): Promise<HttpResponse> {
+/**
+ * A keep-alive socket the server has just closed (Keystone under gunicorn
+ * drops idle ones after 2 s) fails the request before the server saw it; as
+ * Node's documentation advises, such a request is sent once more.
+ */
+export async function request(method: string, url: string, o: RequestOptions = {}): Promise<HttpResponse> {
+  try {
+    return await requestOnce(method, url, o);
+  } catch (e) {
+    if ((e as StaleSocketError).staleSocket) return requestOnce(method, url, o);
+    throw e;
+  }
+}
+
+type StaleSocketError = Error & { staleSocket?: boolean; code?: string };
+
+function requestOnce(method: string, url: string, o: RequestOptions): Promise<HttpResponse> {
   const u = new URL(url);
   const payload = o.body === undefined ? undefined : Buffer.from(JSON.stringify(o.body));
   const lib = u.protocol === 'https:' ? https : http;
@@ -48,7 +64,10 @@ export function request(method: string, url: string, o: RequestOptions = {}): Pr
       },
     );
     req.on('timeout', () => req.destroy(new Error(`${method} ${u.origin}${u.pathname} timed out`)));
-    req.on('error', reject);
+    req.on('error', (e: StaleSocketError) => {
+      if (req.reusedSocket && e.code === 'ECONNRESET') e.staleSocket = true;
+      reject(e);
+    });
     if (payload) req.write(payload);
     req.end();
   });
