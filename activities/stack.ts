@@ -150,6 +150,49 @@ export function stackActivities(deps: ActivityDeps) {
       }
     },
 
+    /**
+     * Drives a stack that Heat failed when its engine went down on to the end
+     * of that operation: a failed delete is deleted again, a failed create or
+     * update is updated to its own template. Returns what to wait for.
+     */
+    async redriveStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<'UPDATE' | 'DELETE'> {
+      const { heat, name, s } = await liveStack(loadInstance(db, vnfInstanceId));
+      if (!s || s.stack_status.startsWith('DELETE')) {
+        if (s?.stack_status === 'DELETE_FAILED') await heat.deleteStack(name, s.id);
+        return 'DELETE';
+      }
+      if (s.stack_status.endsWith('_FAILED')) {
+        try {
+          await heat.updateStack(name, s.id, {}, 'PATCH');
+        } catch (e) {
+          throw nonRetryable4xx(e);
+        }
+      }
+      log.info({ vnfInstanceId, stackId: s.id, was: s.stack_status }, 'stack driven on after Heat restart');
+      return 'UPDATE';
+    },
+
+    /**
+     * Before a scale-in: marks the AutoScalingGroup members of the VNFCs the
+     * plan removes unhealthy. A group removes failed members first, so Heat
+     * then removes exactly these, whatever its own (creation time) order.
+     * VNFCs with a resource of their own ("VDU1-2") need nothing: the new
+     * template simply has no such resource.
+     */
+    async markMembersForRemoval({ opOccId, vnfcIds }: { opOccId: string; vnfcIds: string[] }): Promise<void> {
+      const { inst } = flavourOf(db, box, loadOpOcc(db, opOccId));
+      const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
+      const heat = heatOf(inst);
+      for (const vnfc of info?.vnfcResourceInfo.filter((v) => vnfcIds.includes(v.id) && v.metadata.groupStackId) ?? []) {
+        const [stackName, stackId] = vnfc.metadata.groupStackId!.split('/');
+        try {
+          await heat.markUnhealthy(stackName, stackId, vnfc.metadata.heatResourceName, `scale in removes VNFC ${vnfc.id}`);
+        } catch (e) {
+          throw nonRetryable4xx(e);
+        }
+      }
+    },
+
     /** Starts deleting the instance's stack; false when there is none left. */
     async deleteStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<boolean> {
       const { heat, name, s } = await liveStack(loadInstance(db, vnfInstanceId));

@@ -3,24 +3,41 @@
  * polls separated by workflow timers (durable, cheap, cancellable), never a
  * sleep inside an activity.
  */
-import { ApplicationFailure, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
 import { acts } from './activities';
 
 const MAX_POLL_MS = 15_000;
 
 export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
 
+/**
+ * Heat marks what was in progress FAILED when its engine restarts ("Engine
+ * went down during stack CREATE"): nothing was wrong with the request, so the
+ * step drives the stack on again instead of failing the operation.
+ */
+const ENGINE_WENT_DOWN = /Engine went down/i;
+const MAX_REDRIVES = 3;
+
 /** Polls the instance's stack until <action>_COMPLETE; *_FAILED fails the step with Heat's reason. */
 export async function waitForStack(vnfInstanceId: string, action: StackAction, pollMs: number): Promise<void> {
   let interval = pollMs;
+  let expected: StackAction = action;
+  let redrives = 0;
   for (;;) {
     const s = await acts.stackStatus({ vnfInstanceId });
     if (!s) {
       if (action === 'DELETE') return;
       throw ApplicationFailure.nonRetryable(`stack of VNF instance ${vnfInstanceId} is gone`, 'StackFailed');
     }
-    if (s.status === `${action}_COMPLETE`) return;
+    if (s.status === `${expected}_COMPLETE`) return;
     if (s.status.endsWith('_FAILED')) {
+      if (ENGINE_WENT_DOWN.test(s.reason ?? '') && redrives < MAX_REDRIVES && patched('redrive-stack-after-heat-restart')) {
+        redrives++;
+        // An interrupted create or update is finished by an update of the stack to its own template.
+        expected = await acts.redriveStack({ vnfInstanceId });
+        interval = pollMs;
+        continue;
+      }
       throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
     }
     await sleep(interval);

@@ -11,6 +11,7 @@ export interface HeatStack {
   stack_name: string;
   stack_status: string;
   stack_status_reason?: string;
+  creation_time?: string;
   outputs?: { output_key: string; output_value: unknown }[];
   parameters?: Record<string, unknown>;
 }
@@ -54,18 +55,25 @@ export class HeatClient {
     return { id: (r.body as { stack: { id: string } }).stack.id };
   }
 
-  /** The live stack with that name, or null (Heat answers lookups with 302). */
+  /** Stacks of the project, optionally by exact name; showDeleted includes DELETE_COMPLETE ones. */
+  async listStacks(o: { name?: string; showDeleted?: boolean } = {}): Promise<HeatStack[]> {
+    const q = new URLSearchParams();
+    if (o.name) q.set('name', o.name);
+    if (o.showDeleted) q.set('show_deleted', 'True');
+    const r = await this.call('GET', `/stacks${q.size ? `?${q}` : ''}`);
+    return (r.body as { stacks: HeatStack[] }).stacks;
+  }
+
+  /**
+   * The live stack with that name, or null. Not Heat's name lookup: that
+   * answers the oldest stack of the name that is not yet purged, which for a
+   * moment after a delete is the DELETE_COMPLETE one even when a new stack of
+   * the same name exists.
+   */
   async findStack(name: string): Promise<HeatStack | null> {
-    try {
-      const r = await this.call('GET', `/stacks/${encodeURIComponent(name)}`, undefined, [200, 302]);
-      if (r.status === 200) return (r.body as { stack: HeatStack }).stack;
-      const loc = String(r.headers.location ?? '');
-      const id = loc.split('/').pop();
-      return id ? this.getStack(name, id) : null;
-    } catch (e) {
-      if (e instanceof OpenStackHttpError && e.status === 404) return null;
-      throw e;
-    }
+    const live = (await this.listStacks({ name })).filter((s) => s.stack_status !== 'DELETE_COMPLETE');
+    live.sort((a, b) => String(b.creation_time ?? '').localeCompare(String(a.creation_time ?? '')));
+    return live[0] ? this.getStack(name, live[0].id) : null;
   }
 
   /** Stack by name+id; deleted stacks still answer with DELETE_COMPLETE, unknown -> null. */
