@@ -1,8 +1,10 @@
 /**
  * What a ScaleVnfRequest means for an instance: the aspect's new level, the
- * VNFC count per VDU before and after, and which VNFCs a scale-in removes
- * (the newest: highest index first). Pure; the API validates with it and
- * the scale workflow executes it.
+ * VNFC count per VDU before and after, and which VNFCs a scale-in removes:
+ * the highest index first where the template has one resource per VNFC, the
+ * oldest members first where an AutoScalingGroup holds the VDU (that is what
+ * Heat removes). Pure; the API validates with it and the scale workflow
+ * executes it.
  */
 import type { VnfdFlavour } from '../vnfpkg/vnfd-model';
 import { vduCountsForScaleLevels } from './hot';
@@ -39,7 +41,7 @@ export function planScale(flavour: VnfdFlavour, info: InstantiatedVnfInfo, req: 
     if (counts[vduId] > vdu.maxInstances || counts[vduId] < vdu.minInstances) {
       throw new Error(`numberOfSteps: ${vduId} would have ${counts[vduId]} VNFCs, outside its vdu_profile ${vdu.minInstances}..${vdu.maxInstances}`);
     }
-    if (counts[vduId] < n) removedVnfcIds.push(...newestFirst(info, vduId).slice(0, n - counts[vduId]));
+    if (counts[vduId] < n) removedVnfcIds.push(...removalOrder(info, vduId).slice(0, n - counts[vduId]));
   }
   return {
     before: { counts: current, scaleStatus: info.scaleStatus },
@@ -48,10 +50,17 @@ export function planScale(flavour: VnfdFlavour, info: InstantiatedVnfInfo, req: 
   };
 }
 
-/** A VDU's VNFC ids, highest index ("VDU1-2" before "VDU1-1") first. */
-function newestFirst(info: InstantiatedVnfInfo, vduId: string): string[] {
+/**
+ * A VDU's VNFC ids in the order a scale-in removes them: "VDU1-2" before
+ * "VDU1-1"; AutoScalingGroup members oldest first, as Heat's group keeps the
+ * newest ones (by creation time, then name).
+ */
+export function removalOrder(info: InstantiatedVnfInfo, vduId: string): string[] {
+  const vnfcs = info.vnfcResourceInfo.filter((v) => v.vduId === vduId);
   const index = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? -1);
-  return info.vnfcResourceInfo.filter((v) => v.vduId === vduId)
-    .sort((a, b) => index(b.metadata.heatResourceName) - index(a.metadata.heatResourceName))
-    .map((v) => v.id);
+  const byAge = (a: typeof vnfcs[number], b: typeof vnfcs[number]) =>
+    String(a.metadata.memberCreatedAt).localeCompare(String(b.metadata.memberCreatedAt))
+    || a.metadata.heatResourceName.localeCompare(b.metadata.heatResourceName);
+  const grouped = vnfcs.some((v) => v.metadata.memberCreatedAt);
+  return vnfcs.sort(grouped ? byAge : (a, b) => index(b.metadata.heatResourceName) - index(a.metadata.heatResourceName)).map((v) => v.id);
 }

@@ -1,9 +1,12 @@
 /**
- * ScaleVnf (SOL003 5.4.5): scale_start hook -> stack update with the new VNFC
- * counts -> wait UPDATE_COMPLETE -> rebuild instantiatedVnfInfo (scaleStatus)
- * -> scale_end hook on the added VNFCs. Scale-in removes the newest VNFCs
- * (highest index) first. Rollback puts the old counts back.
+ * ScaleVnf (SOL003 5.4.5): scale_start hook -> [scale-in: mark the
+ * AutoScalingGroup members to remove unhealthy] -> stack update with the new
+ * VNFC counts -> wait UPDATE_COMPLETE -> rebuild instantiatedVnfInfo
+ * (scaleStatus) -> scale_end hook on the added VNFCs. Scale-in removes the
+ * newest VNFCs (highest index) first, or a group's oldest members. Rollback
+ * puts the old counts back.
  */
+import { patched } from '@temporalio/workflow';
 import type { LcmOpInput } from './definitions';
 import { runOperation, Step } from './engine';
 import { acts, db } from './activities';
@@ -24,7 +27,12 @@ export async function scale(input: LcmOpInput) {
     ...hookStep(opOccId, hooks, 'scale_start', () => plan.removedVnfcIds),
     {
       name: `update stack (${Object.entries(plan.after.counts).map(([v, n]) => `${v}=${n}`).join(', ')})`,
-      run: async () => { added = (await updateTo(plan.after.counts, plan.after.scaleStatus)).added; },
+      run: async () => {
+        if (plan.removedVnfcIds.length && patched('mark-group-members-before-scale-in')) {
+          await acts.markMembersForRemoval({ opOccId, vnfcIds: plan.removedVnfcIds });
+        }
+        added = (await updateTo(plan.after.counts, plan.after.scaleStatus)).added;
+      },
       abort: () => acts.abortStack({ vnfInstanceId }),
       compensate: async () => { await updateTo(plan.before.counts, plan.before.scaleStatus); },
     },

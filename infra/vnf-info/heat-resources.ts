@@ -15,6 +15,8 @@ export interface FoundVnfc {
   /** n of "<vduId>-<n>" names (StandardUserData-style VNFCs). */
   index?: number;
   stackId?: string;
+  /** The AutoScalingGroup member (template resource) holding the server, when there is one. */
+  member?: HeatResource;
   ports: Record<string, HeatResource>;
   volumes: Record<string, HeatResource>;
 }
@@ -24,12 +26,21 @@ const stackLink = (r: HeatResource) => r.links?.find((l) => l.rel === 'stack')?.
 /** Resources of one stack share their 'stack' link; without links, their parent_resource. */
 const stackKey = (r: HeatResource) => stackLink(r) ?? `parent:${r.parent_resource ?? ''}`;
 
+/** "stack_name/stack_id" of a 'stack' link. */
+export const stackRefOf = (r: HeatResource): string | undefined => stackLink(r)?.replace(/\/+$/, '').split('/').slice(-2).join('/');
+
 /** "stack_name/stack_id" from the 'stack' link (as Tacker records it), else the parent's nested stack id. */
 function stackIdOf(server: HeatResource, all: HeatResource[]): string | undefined {
   const href = stackLink(server);
   if (href) return href.replace(/\/+$/, '').split('/').slice(-2).join('/');
   const parent = server.parent_resource && all.find((r) => r.resource_name === server.parent_resource && r.physical_resource_id);
   return parent ? parent.physical_resource_id : undefined;
+}
+
+/** The group member resource whose nested stack holds the server. */
+function memberOf(resources: HeatResource[], name: string, stackId: string): HeatResource | undefined {
+  const nestedId = stackId.split('/').pop();
+  return resources.find((r) => r.resource_name === name && r.physical_resource_id === nestedId);
 }
 
 function indexIn(name: string, vduId: string): number | undefined {
@@ -52,12 +63,15 @@ export function findVnfcs(flavour: VnfdFlavour, resources: HeatResource[]): Foun
         return r ? [[n, r]] : [];
       }));
     const heatResourceName = server.parent_resource ?? server.resource_name;
+    const stackId = stackIdOf(server, resources);
+    const index = indexIn(heatResourceName, vduId);
     found.push({
       vduId,
       server,
       heatResourceName,
-      index: indexIn(heatResourceName, vduId),
-      stackId: stackIdOf(server, resources),
+      index,
+      stackId,
+      member: index === undefined && stackId ? memberOf(resources, heatResourceName, stackId) : undefined,
       ports: pick('OS::Neutron::Port', vduCpIds(flavour, vduId)),
       volumes: pick('OS::Cinder::Volume', flavour.vdus[vduId].storageIds),
     });

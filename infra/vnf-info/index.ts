@@ -8,7 +8,7 @@ import { scaleStatusForLevel } from '../hot/levels';
 import { vduCpIds } from '../hot/nfv-param';
 import type { InstantiateInput } from '../hot/types';
 import { DEFAULT_CP_PROTOCOL, extCpProtocol } from './cp-protocol';
-import { findVnfcs } from './heat-resources';
+import { findVnfcs, stackRefOf } from './heat-resources';
 import { previousIds } from './previous-ids';
 import type {
   ExtManagedVirtualLinkInfo, ExtVirtualLinkInfo, HeatResource, InstantiatedVnfInfo, ResourceHandle,
@@ -117,7 +117,12 @@ export function buildInstantiatedVnfInfo(b: BuildInfoInput): InstantiatedVnfInfo
       computeResource: handleOf(found.server),
       storageResourceIds,
       vnfcCpInfo,
-      metadata: { heatResourceName: found.heatResourceName, ...(found.stackId ? { stackId: found.stackId } : {}) },
+      metadata: {
+        heatResourceName: found.heatResourceName,
+        ...(found.stackId ? { stackId: found.stackId } : {}),
+        ...(found.member?.creation_time ? { memberCreatedAt: found.member.creation_time } : {}),
+        ...(found.member && stackRefOf(found.member) ? { groupStackId: stackRefOf(found.member) } : {}),
+      },
     });
     vnfcInfo.push({ id: (before && prev.vnfcInfoId(before.id)) ?? newId(), vduId, vnfcResourceInfoId: id, vnfcState: 'STARTED' });
   }

@@ -64,6 +64,10 @@ export interface VnfcResourceInfo {
     heatResourceName: string;
     /** "stack_name/stack_id" of the (nested) stack holding the server. */
     stackId?: string;
+    /** When Heat created the AutoScalingGroup member: a group scaled in loses its oldest members first. */
+    memberCreatedAt?: string;
+    /** "stack_name/stack_id" of the group's own stack, which holds the member resource. */
+    groupStackId?: string;
   };
 }
 
@@ -123,6 +127,7 @@ export interface HeatResource {
   resource_type: string;
   resource_status: string;
   parent_resource?: string;
+  creation_time?: string;
   links?: { href: string; rel: string }[];
   required_by?: string[];
 }
