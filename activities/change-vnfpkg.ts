@@ -23,6 +23,7 @@ import type { ActivityDeps } from './deps';
 import { flavourOf, loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
 import { currentCounts, stackSpecFor } from './stack';
 import { refreshPackageUsage } from '../common/db/package-usage';
+import { forgetHostKeys } from './host-keys';
 
 export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }
 export type CoordMode = { kind: 'builtin' | 'script' | 'none'; timeoutMs: number };
@@ -140,7 +141,11 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
      * [newFrom, newTo) and the old package's for the rest — so a single VNFC
      * moves at a time. (Ranges, not names: inputs stay small at 1,000 VNFCs.)
      */
-    async applyPackageMix(a: { opOccId: string; templateFrom: string; oldPackageId: string; newPackageId: string; newFrom: number; newTo: number }): Promise<void> {
+    async applyPackageMix(a: {
+      opOccId: string; templateFrom: string; oldPackageId: string; newPackageId: string; newFrom: number; newTo: number;
+      /** The VNFC this update moves; Heat rebuilds its server on the other image: a new disk, so a new SSH host key. */
+      rebuilt?: string;
+    }): Promise<void> {
       const op = loadOpOcc(db, a.opOccId);
       const { inst, flavour } = flavourOf(db, box, op);
       const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
@@ -162,8 +167,11 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       }
       const heat = heatForVim(db, box, inst.vimId!);
       const s = await heat.getStack(stackNameFor(inst.id), inst.stackId!);
-      if (s?.stack_status.endsWith('_IN_PROGRESS')) return; // an earlier attempt's update is still running
-      await heat.updateStack(stackNameFor(inst.id), inst.stackId!, { template: spec.template, files: spec.files, parameters: { ...spec.parameters, nfv } }, 'PATCH');
+      // An earlier attempt's update may still be running: not started twice.
+      if (!s?.stack_status.endsWith('_IN_PROGRESS')) {
+        await heat.updateStack(stackNameFor(inst.id), inst.stackId!, { template: spec.template, files: spec.files, parameters: { ...spec.parameters, nfv } }, 'PATCH');
+      }
+      if (a.rebuilt) forgetHostKeys(db, [a.rebuilt]);
     },
 
     /** The instance now belongs to `packageId` (its VNFD, product fields); package usage states follow. */

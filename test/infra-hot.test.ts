@@ -342,7 +342,7 @@ describe('HOT generated from the VNFD (no BaseHOT)', () => {
     expect(nested.resources).toEqual({
       PrivateRegistryVDU: {
         type: 'OS::Nova::Server',
-        properties: { name: { get_param: 'name' }, flavor: { get_param: 'flavor' }, image: { get_param: 'image' }, networks: [{ port: { get_resource: 'CP1' } }] },
+        properties: { name: { get_param: 'name' }, flavor: { get_param: 'flavor' }, image: { get_param: 'image' }, image_update_policy: 'REBUILD', networks: [{ port: { get_resource: 'CP1' } }] },
       },
       CP1: { type: 'OS::Neutron::Port', properties: { network: { get_param: 'net-CP1' } } },
     });

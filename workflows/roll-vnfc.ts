@@ -36,7 +36,9 @@ export async function rollVnfc(i: RollVnfcInput): Promise<void> {
   const { opOccId, vnfInstanceId, target, label, index } = i;
   // The counters let the op workflow know exactly how far it got, even when this child failed or was cancelled.
   await db.recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}`, rolling: i.isRollback ? undefined : { moved: index + 1 } });
-  await acts.applyPackageMix({ opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo });
+  await acts.applyPackageMix({
+    opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo, rebuilt: target.vnfcId,
+  });
   await waitForStack(vnfInstanceId, 'UPDATE', i.heatPollMs);
   await db.recordStep({ opOccId, step: `coordinate ${label}${i.isRollback ? ' (rollback)' : ''}` });
   await coordinateVnfc(opOccId, target, i.isRollback, i.coordination, i.isRollback ? i.oldPackageId : i.newPackageId);

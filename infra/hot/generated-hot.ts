@@ -59,6 +59,8 @@ function vduTemplate(vnfd: Vnfd, flavour: VnfdFlavour, plan: VduPlan): Record<st
   if (vdu.swImage) {
     parameters.image = { type: 'string' };
     server.image = own('image');
+    // A new image rebuilds the server in place (same id, ports, volumes): see the README on change_vnfpkg.
+    server.image_update_policy = 'REBUILD';
   }
   let bootVolume = !vdu.swImage;
   const bdm: Record<string, unknown>[] = [];
