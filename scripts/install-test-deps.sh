@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the SSH tests need on a Debian/Ubuntu machine (run as root;
-# idempotent): OpenSSH server and client, sudo, the test user `nfvtest`
-# (password nfvtest-pass-123, passwordful sudo) and sshd's privilege
-# separation directory. test/support/sshd.ts runs it when something is missing.
+# idempotent): OpenSSH server and client, sudo, and sshd's privilege
+# separation directory. It creates no user: test/support/sshd.ts creates a
+# throw-away login user with a random password per test run and removes it
+# (with its sudoers drop-in) when the run's sshd stops. test/support/sshd.ts
+# runs this script when something is missing and it is root.
 set -euo pipefail
-
-TEST_USER=nfvtest
-TEST_PASS=nfvtest-pass-123
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "install-test-deps.sh must run as root" >&2
@@ -29,19 +28,6 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   if [ "$created_policy" -eq 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
-fi
-
-if ! id "$TEST_USER" >/dev/null 2>&1; then
-  useradd --create-home --shell /bin/bash "$TEST_USER"
-fi
-echo "$TEST_USER:$TEST_PASS" | chpasswd
-
-sudoers=/etc/sudoers.d/$TEST_USER
-if [ ! -f "$sudoers" ] || ! grep -qx "$TEST_USER ALL=(ALL:ALL) ALL" "$sudoers"; then
-  echo "$TEST_USER ALL=(ALL:ALL) ALL" > "$sudoers.tmp"
-  chmod 0440 "$sudoers.tmp"
-  visudo -cf "$sudoers.tmp" >/dev/null
-  mv "$sudoers.tmp" "$sudoers"
 fi
 
 mkdir -p /run/sshd

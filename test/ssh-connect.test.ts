@@ -7,7 +7,7 @@ import {
   connectSsh, InMemoryHostKeyStore, SshAuthError, SshConnectError, SshError, SshHostKeyMismatchError, SshSession,
 } from '../ssh';
 import { freePort } from './harness/ports';
-import { makeKeyPair, SSH_TEST_PASSWORD, SSH_TEST_USER, startSshd, TestSshd } from './support/sshd';
+import { makeKeyPair, SSH_TEST_PASSWORD, SSH_TEST_USER, startSshd, testUserTraces, TestSshd } from './support/sshd';
 
 jest.setTimeout(30_000);
 
@@ -42,6 +42,8 @@ afterAll(async () => {
   await sshd?.stop();
   await Promise.all(others.map((s) => s.stop()));
   if (keyDir) fs.rmSync(keyDir, { recursive: true, force: true });
+  // The throw-away login user (random password) went with the last sshd: no account, group, home or sudoers drop-in.
+  expect(testUserTraces(SSH_TEST_USER)).toEqual({ passwd: false, shadow: false, group: false, sudoers: false, home: false });
 });
 
 const target = (over: Record<string, unknown> = {}) => ({

@@ -7,7 +7,7 @@ import path from 'node:path';
 import {
   connectSsh, SshCommandError, SshConnectionLostError, SshSession, SshTimeoutError, SshUploadError,
 } from '../ssh';
-import { makeKeyPair, SSH_TEST_PASSWORD, SSH_TEST_USER, startSshd, TestSshd } from './support/sshd';
+import { makeKeyPair, SSH_TEST_PASSWORD, SSH_TEST_USER, startSshd, testUserTraces, TestSshd } from './support/sshd';
 
 jest.setTimeout(30_000);
 
@@ -45,6 +45,8 @@ afterAll(async () => {
   await Promise.all(extra.map((x) => x.close()));
   await sshd?.stop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  // The throw-away login user (random password) went with the last sshd: no account, group, home or sudoers drop-in.
+  expect(testUserTraces(SSH_TEST_USER)).toEqual({ passwd: false, shadow: false, group: false, sudoers: false, home: false });
   for (const e of errors) {
     expect(`${(e as Error).message}\n${JSON.stringify(e)}`).not.toContain(SSH_TEST_PASSWORD);
   }
