@@ -5,14 +5,22 @@
  * with a client certificate whose x5t#S256 thumbprint is checked first).
  *
  * Tokens are cached in-process until shortly before they expire, keyed by
- * token endpoint, client id and a hash of the credential (so a caller with the
- * same client id but another secret or certificate never gets someone else's
+ * token endpoint, client id, a hash of the credential AND the coordination
+ * endpoint (so a caller with the same client id but another secret or
+ * certificate, or who names another endpoint, never gets someone else's
  * token). A token request that fails is an error: the call is never sent
  * without its Authorization.
+ *
+ * The operator's client certificate (COORD_CLIENT_CERT, operatorCoordTls)
+ * is presented only to the hosts of COORD_CLIENT_CERT_HOSTS: both the token
+ * endpoint and the coordination endpoint of an OAUTH2_CLIENT_CERT target
+ * must be listed, checked before the thumbprint and before any connection.
  */
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
 import type { CoordAuthentication } from './types';
-import { CoordinationError, exchange, scrub, showUrl, type TlsOptions } from './client-http';
+import { CoordinationError, exchange, remoteText, scrub, showUrl, type TlsOptions } from './client-http';
+import { hostListAllows, outboundSettings } from '../common/outbound';
 
 /** The target a coordination call goes to (the VNFC's coordination server and how to authenticate). */
 export interface CoordTarget {
@@ -21,8 +29,14 @@ export interface CoordTarget {
   authentication?: CoordAuthentication;
   /** PEM of a custom CA for the server's (and token endpoint's) certificate. */
   ca?: string;
-  /** PEM client certificate and key, for OAUTH2_CLIENT_CERT (mutual TLS). */
-  clientCert?: { cert: string; key: string };
+  /**
+   * PEM client certificate and key, for OAUTH2_CLIENT_CERT (mutual TLS).
+   * allowedHosts (COORD_CLIENT_CERT_HOSTS syntax): the only hosts it may be
+   * presented to, token endpoint and coordination endpoint alike; [] = none.
+   * The product always sets it (operatorCoordTls); omitted, the caller
+   * vouches for this target's hosts itself.
+   */
+  clientCert?: { cert: string; key: string; allowedHosts?: readonly string[] };
   /** Deadline of one HTTP exchange (connect + response), default 30 s. */
   timeoutMs?: number;
 }
@@ -62,6 +76,41 @@ export type AuthPlan =
 
 const PREFERENCE = ['OAUTH2_CLIENT_CERT', 'OAUTH2_CLIENT_CREDENTIALS', 'BASIC'] as const;
 
+/** The method a call uses: the first of PREFERENCE that authType lists and whose parameters are given. */
+export function chosenAuthType(a: CoordAuthentication): (typeof PREFERENCE)[number] | undefined {
+  const listed = new Set(a.authType);
+  return PREFERENCE.find((m) => listed.has(m) && (
+    m === 'OAUTH2_CLIENT_CERT' ? !!a.paramsOauth2ClientCert
+      : m === 'OAUTH2_CLIENT_CREDENTIALS' ? !!a.paramsOauth2ClientCredentials
+        : !!a.paramsBasic));
+}
+
+/** Why the operator's certificate is not presented to `u` (names COORD_CLIENT_CERT_HOSTS). */
+export function clientCertHostsMessage(what: string, u: URL, hosts: readonly string[]): string {
+  return `OAUTH2_CLIENT_CERT: the operator's client certificate is not presented to the ${what} ${u.protocol}//${u.host}: `
+    + (hosts.length ? `it is not in COORD_CLIENT_CERT_HOSTS (${hosts.join(', ').slice(0, 200)})` : 'COORD_CLIENT_CERT_HOSTS is not set, so the certificate is used for no host');
+}
+
+/**
+ * The operator's TLS material for coordination, from the environment, read
+ * per call so a rotated certificate is picked up: COORD_CA_FILE,
+ * COORD_CLIENT_CERT + COORD_CLIENT_KEY, scoped to COORD_CLIENT_CERT_HOSTS.
+ */
+export function operatorCoordTls(env: NodeJS.ProcessEnv = process.env): Pick<CoordTarget, 'ca' | 'clientCert'> {
+  const read = (f?: string) => (f && fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined);
+  const cert = read(env.COORD_CLIENT_CERT);
+  const key = read(env.COORD_CLIENT_KEY);
+  let allowedHosts: string[] = [];
+  if (cert && key) {
+    try {
+      allowedHosts = outboundSettings().clientCertHosts;
+    } catch (e) {
+      throw configError((e as Error).message);
+    }
+  }
+  return { ca: read(env.COORD_CA_FILE), clientCert: cert && key ? { cert, key, allowedHosts } : undefined };
+}
+
 function configError(msg: string): CoordinationError {
   return new CoordinationError(msg, { retryable: false, stage: 'config' });
 }
@@ -86,11 +135,8 @@ export function planAuth(t: CoordTarget, apiUrl: URL): AuthPlan {
   const a = t.authentication;
   const baseTls: TlsOptions = t.ca ? { ca: t.ca } : {};
   if (!a) return { kind: 'none', tls: baseTls, secrets: [] };
-  const listed = new Set(a.authType);
-  const chosen = PREFERENCE.find((m) => listed.has(m) && (
-    m === 'OAUTH2_CLIENT_CERT' ? !!a.paramsOauth2ClientCert
-      : m === 'OAUTH2_CLIENT_CREDENTIALS' ? !!a.paramsOauth2ClientCredentials
-        : !!a.paramsBasic));
+  const chosen = chosenAuthType(a);
+  const endpoint = endpointKey(t.endpoint);
   if (!chosen) {
     throw configError(`authentication lists authType ${a.authType.join(', ')} but none has its parameters (paramsBasic, paramsOauth2ClientCredentials, paramsOauth2ClientCert)`);
   }
@@ -111,19 +157,30 @@ export function planAuth(t: CoordTarget, apiUrl: URL): AuthPlan {
     const url = parseTokenEndpoint(tokenEndpoint);
     return {
       kind: 'oauth2', mode: chosen, tokenEndpoint: url, clientId, clientSecret: clientPassword,
-      cacheKey: cacheKey(chosen, url, clientId, clientPassword), tls: baseTls, secrets: [clientPassword],
+      cacheKey: cacheKey(chosen, url, clientId, clientPassword, endpoint), tls: baseTls, secrets: [clientPassword],
     };
   }
 
   // OAUTH2_CLIENT_CERT
   const p = a.paramsOauth2ClientCert!;
   if (!t.clientCert) throw configError('OAUTH2_CLIENT_CERT needs a client certificate and key (clientCert)');
-  const actual = certificateThumbprint(t.clientCert.cert);
   if (p.certificateRef.type !== 'x5t#S256') {
-    throw configError(`OAUTH2_CLIENT_CERT: certificateRef.type ${String(p.certificateRef.type)} is not supported (x5t#S256)`);
+    throw configError(`OAUTH2_CLIENT_CERT: certificateRef.type ${String(p.certificateRef.type).slice(0, 40)} is not supported (x5t#S256)`);
   }
+  const tokenUrl = parseTokenEndpoint(p.tokenEndpoint);
+  const hosts = t.clientCert.allowedHosts;
+  if (hosts) {
+    // the certificate goes only where the operator allowed it; checked before its thumbprint is compared
+    const endpointUrl = new URL(endpoint);
+    for (const [what, u] of [['coordination endpoint', endpointUrl], ['coordination Location', apiUrl], ['token endpoint', tokenUrl]] as const) {
+      if (!hostListAllows(u, hosts)) throw configError(clientCertHostsMessage(what, u, hosts));
+    }
+  }
+  const actual = certificateThumbprint(t.clientCert.cert);
   if (normalizeThumbprint(p.certificateRef.value) !== actual) {
-    throw configError(`OAUTH2_CLIENT_CERT: certificateRef.value ${p.certificateRef.value} does not match the client certificate's x5t#S256 thumbprint ${actual}; refusing to connect`);
+    // the right thumbprint is not told: the caller has to know it
+    const given = p.certificateRef.value.replace(/[^\w=+/-]/g, '?').slice(0, 60);
+    throw configError(`OAUTH2_CLIENT_CERT: certificateRef.value ${given} does not match the client certificate's x5t#S256 thumbprint; refusing to connect`);
   }
   let keyMatches = false;
   try {
@@ -132,12 +189,12 @@ export function planAuth(t: CoordTarget, apiUrl: URL): AuthPlan {
     throw configError('OAUTH2_CLIENT_CERT: the client key is not a valid unencrypted PEM private key');
   }
   if (!keyMatches) throw configError('OAUTH2_CLIENT_CERT: the client key does not belong to the client certificate');
-  const url = parseTokenEndpoint(p.tokenEndpoint);
+  const url = tokenUrl;
   if (url.protocol !== 'https:') throw configError(`OAUTH2_CLIENT_CERT: the token endpoint ${showUrl(url)} must be https (mutual TLS)`);
   if (apiUrl.protocol !== 'https:') throw configError(`OAUTH2_CLIENT_CERT: the coordination endpoint ${showUrl(apiUrl)} must be https (mutual TLS)`);
   return {
     kind: 'oauth2', mode: chosen, tokenEndpoint: url, clientId: p.clientId,
-    cacheKey: cacheKey(chosen, url, p.clientId, actual),
+    cacheKey: cacheKey(chosen, url, p.clientId, actual, endpoint),
     tls: { ...baseTls, clientCert: t.clientCert }, secrets: [t.clientCert.key],
   };
 }
@@ -153,8 +210,19 @@ function parseTokenEndpoint(s: string): URL {
   return u;
 }
 
-function cacheKey(mode: string, url: URL, clientId: string, credential: string): string {
-  return createHash('sha256').update(JSON.stringify([mode, url.href, clientId, credential])).digest('hex');
+/** The coordination endpoint as the token cache tells endpoints apart: no query, fragment or trailing slash. */
+function endpointKey(endpoint: string): string {
+  try {
+    const u = new URL(endpoint);
+    return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    throw configError('the coordination endpoint is not an absolute URL');
+  }
+}
+
+/** A token is reused only for the same method, token endpoint, client, credential and coordination endpoint. */
+function cacheKey(mode: string, url: URL, clientId: string, credential: string, endpoint: string): string {
+  return createHash('sha256').update(JSON.stringify([mode, url.href, clientId, credential, endpoint])).digest('hex');
 }
 
 // ---- token cache -------------------------------------------------------
@@ -223,7 +291,7 @@ async function requestToken(plan: Extract<AuthPlan, { kind: 'oauth2' }>, timeout
   if (res.status !== 200) {
     const oauthErr = [body?.error, body?.error_description].filter((v) => typeof v === 'string').join(': ');
     const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
-    throw new CoordinationError(scrub(`${where} failed: HTTP ${res.status}${oauthErr ? ` ${oauthErr.slice(0, 500)}` : ''}`, secrets),
+    throw new CoordinationError(scrub(`${where} failed: HTTP ${res.status}${oauthErr ? ` ${remoteText(oauthErr, secrets)}` : ''}`, secrets),
       { status: res.status, retryable, stage: 'token' });
   }
   const token = body?.access_token;

@@ -2,11 +2,20 @@
  * One HTTP(S) exchange for the coordination client: a deadline covering
  * connect + response, an optional custom CA and client certificate (mutual
  * TLS), no redirects, no keep-alive pool (each call is its own connection, so
- * a changed CA or certificate is never served from a pooled TLS session), and
- * errors that never carry a secret.
+ * a changed CA or certificate is never served from a pooled TLS session),
+ * the outbound policy on the URL and on every address its host resolves to
+ * (common/outbound.ts; the socket connects to the checked address), a
+ * response cap (OUTBOUND_MAX_BODY_COORD, 1 MiB), and errors that never carry
+ * a secret.
  */
 import http from 'node:http';
 import https from 'node:https';
+import {
+  excerpt, MAX_BODY_SETTING, outboundSettings, OutboundRefused, outboundUrlProblem, policyLookup, readCapped,
+  ResponseTooLarge, showUrl,
+} from '../common/outbound';
+
+export { showUrl } from '../common/outbound';
 
 /** Why a coordination exchange did not give an outcome. */
 export class CoordinationError extends Error {
@@ -49,11 +58,11 @@ export interface Exchange {
   stage: CoordinationError['stage'];
   /** Strings to mask in any message built from this exchange (passwords, tokens...). */
   secrets: string[];
+  /** What the URL is, for the outbound policy's messages (default from the stage). */
+  purpose?: string;
 }
 
 export interface ExchangeResponse { status: number; headers: http.IncomingHttpHeaders; text: string }
-
-const MAX_BODY = 1024 * 1024;
 
 /** TLS verification failures: a configuration problem (CA, host name), not a transient one. */
 const TLS_VERIFY_CODES = new Set([
@@ -63,14 +72,9 @@ const TLS_VERIFY_CODES = new Set([
   'HOSTNAME_MISMATCH',
 ]);
 
-/** A URL as it may appear in a message: no user info, no query, no fragment. */
-export function showUrl(u: URL | string): string {
-  try {
-    const x = typeof u === 'string' ? new URL(u) : u;
-    return `${x.protocol}//${x.host}${x.pathname}`;
-  } catch {
-    return '<invalid URL>';
-  }
+/** A remote server's text (error detail) as it may appear in a message: a short masked excerpt (common/outbound.ts). */
+export function remoteText(text: string, secrets: string[]): string {
+  return excerpt(text, secrets);
 }
 
 /** Masks every secret (and its base64 form, as in a Basic header) in s. */
@@ -90,10 +94,20 @@ export function exchange(x: Exchange): Promise<ExchangeResponse> {
   if (!isHttps && url.protocol !== 'http:') {
     return Promise.reject(new CoordinationError(`${where}: only http and https URLs are supported`, { retryable: false, stage: 'config' }));
   }
+  const purpose = x.purpose ?? (x.stage === 'token' ? 'OAuth 2.0 token endpoint' : 'coordination endpoint');
+  const refused = outboundUrlProblem(url, { purpose });
+  if (refused) return Promise.reject(new CoordinationError(scrub(refused, x.secrets), { retryable: false, stage: 'config', code: 'EOUTBOUND' }));
+  let limit: number;
+  try {
+    limit = outboundSettings().maxBody.coord;
+  } catch (e) {
+    return Promise.reject(new CoordinationError((e as Error).message, { retryable: false, stage: 'config' }));
+  }
   const lib = isHttps ? https : http;
   const options: https.RequestOptions = {
     method: x.method,
     agent: false,
+    lookup: policyLookup(purpose) as unknown as https.RequestOptions['lookup'],
     headers: {
       Accept: 'application/json',
       ...(x.body ? { 'Content-Length': String(x.body.length) } : x.method === 'POST' ? { 'Content-Length': '0' } : {}),
@@ -118,25 +132,19 @@ export function exchange(x: Exchange): Promise<ExchangeResponse> {
     };
     try {
       req = lib.request(url, options, (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_BODY) {
-            res.destroy();
-            fail(new CoordinationError(`${where}: response body larger than ${MAX_BODY} bytes`, { status: res.statusCode, retryable: false, stage: x.stage }));
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('end', () => {
+        readCapped(res, limit, where, MAX_BODY_SETTING.coord).then((buf) => {
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: buf.toString('utf8') });
+        }, (e: Error & { code?: string }) => {
+          if (e instanceof ResponseTooLarge) {
+            fail(new CoordinationError(e.message, { status: res.statusCode, retryable: false, stage: x.stage, code: e.code }));
+          } else {
+            fail(e);
+          }
+          req?.destroy();
         });
-        res.on('error', fail);
-        res.on('aborted', () => fail(Object.assign(new Error('connection closed before the response was complete'), { code: 'ECONNRESET' })));
       });
     } catch (e) {
       // invalid PEM in ca/cert/key is thrown synchronously by tls.createSecureContext
@@ -155,6 +163,10 @@ export function exchange(x: Exchange): Promise<ExchangeResponse> {
 }
 
 function transportError(where: string, err: Error & { code?: string }, x: Exchange): CoordinationError {
+  if (err instanceof OutboundRefused) {
+    // a host name whose addresses the policy refuses: nothing was sent
+    return new CoordinationError(scrub(`${where}: ${err.message}`, x.secrets), { retryable: false, stage: 'config', code: err.code });
+  }
   const code = err.code;
   const tlsVerify = code !== undefined && TLS_VERIFY_CODES.has(code);
   const badPem = !tlsVerify && (code?.startsWith('ERR_OSSL') ?? false);

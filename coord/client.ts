@@ -11,13 +11,24 @@
  * Where Tacker's coord_client differs (see docs reference): Retry-After as an
  * HTTP-date is honoured, the Location URL itself is polled, tokens are cached,
  * and a failed token request is an error instead of an unauthenticated call.
+ *
+ * Credentials go only where they were configured for: the Authorization
+ * header (and the client certificate) only to the coordination endpoint's
+ * origin. A 202 Location on another origin is refused when the target has
+ * authentication (it would be polled without credentials and answer 401, or
+ * be answered by a server we cannot authenticate), and followed plainly when
+ * the target has none: there is nothing to withhold, and the outbound policy
+ * still applies to it.
  */
 import { COORD_API_VERSION, COORD_BASE, LcmCoord, type LcmCoordRequest } from './types';
-import { CoordinationError, exchange, scrub, showUrl, type ExchangeResponse } from './client-http';
-import { accessToken, DEFAULT_TIMEOUT_MS, dropToken, planAuth, type AuthPlan, type CoordTarget } from './client-auth';
+import { CoordinationError, exchange, remoteText, scrub, showUrl, type ExchangeResponse } from './client-http';
+import {
+  accessToken, chosenAuthType, clientCertHostsMessage, DEFAULT_TIMEOUT_MS, dropToken, planAuth, type AuthPlan, type CoordTarget,
+} from './client-auth';
+import { hostListAllows, outboundSettings, outboundUrlProblem } from '../common/outbound';
 
 export { CoordinationError } from './client-http';
-export { certificateThumbprint, clearTokenCache, type CoordTarget } from './client-auth';
+export { certificateThumbprint, clearTokenCache, operatorCoordTls, type CoordTarget } from './client-auth';
 
 export type PostOutcome =
   | { kind: 'result'; coord: LcmCoord }
@@ -64,7 +75,7 @@ export async function postCoordination(t: CoordTarget, req: LcmCoordRequest): Pr
     case 202: {
       const loc = header(res, 'location');
       if (!loc) throw new CoordinationError(`POST ${showUrl(url)} answered 202 without a Location header`, { status: 202, retryable: false });
-      return { kind: 'async', location: resolveLocation(loc, url), retryAfterMs: retryAfter() };
+      return { kind: 'async', location: resolveLocation(loc, url, t), retryAfterMs: retryAfter() };
     }
     default:
       throw httpError('POST', url, res);
@@ -72,7 +83,7 @@ export async function postCoordination(t: CoordTarget, req: LcmCoordRequest): Pr
 }
 
 export async function getCoordination(t: CoordTarget, location: string): Promise<GetOutcome> {
-  const url = resolveLocation(location, new URL(coordinationsUrl(t)));
+  const url = resolveLocation(location, new URL(coordinationsUrl(t)), t);
   const u = new URL(url);
   const res = await call(t, 'GET', u);
   const now = new Date();
@@ -97,7 +108,7 @@ export async function cancelCoordination(t: CoordTarget, coordinationIdOrLocatio
   if (!s) throw new CoordinationError('cancelCoordination needs a coordination id or Location', { retryable: false, stage: 'config' });
   const base = new URL(coordinationsUrl(t));
   const resource = /^https?:\/\//i.test(s) || s.startsWith('/')
-    ? resolveLocation(s, base)
+    ? resolveLocation(s, base, t)
     : `${base.href}/${encodeURIComponent(s)}`;
   const u = new URL(resource);
   u.pathname = `${u.pathname.replace(/\/+$/, '')}/cancel`;
@@ -119,6 +130,9 @@ function coordinationsUrl(t: CoordTarget): string {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new CoordinationError(`the coordination endpoint ${showUrl(u)} must be http or https`, { retryable: false, stage: 'config' });
   }
+  if (u.username || u.password) {
+    throw new CoordinationError(`the coordination endpoint ${showUrl(u)} must not carry credentials (user:password@)`, { retryable: false, stage: 'config' });
+  }
   u.search = '';
   u.hash = '';
   return `${u.href.replace(/\/+$/, '')}${COORD_BASE}/coordinations`;
@@ -127,10 +141,11 @@ function coordinationsUrl(t: CoordTarget): string {
 /**
  * The Location as an absolute URL, resolved against the request URL (RFC 9110
  * §10.2.2; an absolute-path Location lands on the endpoint's origin). It must
- * be http(s), and not plain http when the endpoint is https (credentials would
- * travel in clear).
+ * be http(s), not plain http when the endpoint is https (credentials would
+ * travel in clear), not carry credentials, and be on the endpoint's origin
+ * when the target authenticates (credentials go only to the endpoint).
  */
-function resolveLocation(loc: string, base: URL): string {
+function resolveLocation(loc: string, base: URL, t: CoordTarget): string {
   let u: URL;
   try {
     u = new URL(loc.trim(), base);
@@ -143,6 +158,14 @@ function resolveLocation(loc: string, base: URL): string {
   if (base.protocol === 'https:' && u.protocol === 'http:') {
     throw new CoordinationError(`the coordination Location ${showUrl(u)} downgrades https to http; refusing to send credentials in clear`, { retryable: false });
   }
+  if (u.username || u.password) {
+    throw new CoordinationError(`the coordination Location ${showUrl(u)} carries credentials (user:password@); refused`, { retryable: false });
+  }
+  if (t.authentication && u.origin !== base.origin) {
+    throw new CoordinationError(
+      `the coordination Location ${showUrl(u)} is on another origin than the coordination endpoint (${base.origin}); `
+      + 'the credentials configured for the endpoint are not sent there, so it is not followed', { retryable: false });
+  }
   u.hash = '';
   return u.href;
 }
@@ -150,11 +173,18 @@ function resolveLocation(loc: string, base: URL): string {
 /** One API call with its authentication; on a 401 with OAuth 2.0, one fresh token and one repeat. */
 async function call(t: CoordTarget, method: 'GET' | 'POST', url: URL, body?: Buffer): Promise<Answer> {
   const plan = planAuth(t, url); // every local check, before any network call
+  const base = new URL(coordinationsUrl(t));
+  const endpointOrigin = base.origin;
+  if (plan.kind !== 'none' && url.origin !== endpointOrigin) {
+    // resolveLocation refuses such URLs first; this is the last line before an Authorization header leaves
+    throw new CoordinationError(`${showUrl(url)} is not on the coordination endpoint's origin (${endpointOrigin}); credentials are not sent there`, { retryable: false, stage: 'config' });
+  }
+  const purpose = url.origin === endpointOrigin && url.pathname.startsWith(base.pathname) ? 'coordination endpoint' : 'coordination Location';
   const timeoutMs = t.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const send = async (authorization?: string): Promise<Answer> => {
     const secrets = secretsOf(plan, authorization);
     const res = await exchange({
-      method, url, body, timeoutMs, tls: plan.tls, stage: 'api', secrets,
+      method, url, body, timeoutMs, tls: plan.tls, stage: 'api', secrets, purpose,
       headers: {
         Version: COORD_API_VERSION,
         ...(body ? { 'Content-Type': 'application/json' } : {}),
@@ -212,6 +242,43 @@ function httpError(method: string, url: URL, res: Answer): CoordinationError {
   const retryable = status >= 500 || status === 408 || status === 429 || status < 200;
   const retryAfterMs = retryable && header(res, 'retry-after') !== undefined
     ? parseRetryAfter(header(res, 'retry-after'), new Date(), DEFAULT_RETRY_AFTER_MS) : undefined;
-  const msg = scrub(`${method} ${showUrl(url)} -> ${status}${detail ? `: ${detail.slice(0, 1000)}` : ''}`, res.secrets);
+  const shown = detail ? remoteText(detail, res.secrets) : '';
+  const msg = scrub(`${method} ${showUrl(url)} -> ${status}${shown ? `: ${shown}` : ''}`, res.secrets);
   return new CoordinationError(msg, { status, retryable, stage: 'api', ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
 }
+
+/**
+ * For the API (answer 400/422 before anything runs): why a coordination
+ * target (vnfc_param endpoint + authentication) would be refused, or
+ * undefined. No network and no file access: the endpoint and token endpoint
+ * URLs against the outbound policy (literal addresses and host names; names
+ * are resolved and checked again at call time), and OAUTH2_CLIENT_CERT only
+ * to hosts in COORD_CLIENT_CERT_HOSTS.
+ */
+export function coordinationTargetProblem(p: Pick<CoordTarget, 'endpoint' | 'authentication'>): string | undefined {
+  if (!p.endpoint) return undefined;
+  const endpoint = outboundUrlProblem(p.endpoint, { purpose: 'coordination endpoint' });
+  if (endpoint) return endpoint;
+  const a = p.authentication;
+  if (!a) return undefined;
+  const mode = chosenAuthType(a);
+  const tokenEndpoint = mode === 'OAUTH2_CLIENT_CERT' ? a.paramsOauth2ClientCert?.tokenEndpoint
+    : mode === 'OAUTH2_CLIENT_CREDENTIALS' ? a.paramsOauth2ClientCredentials?.tokenEndpoint : undefined;
+  if (tokenEndpoint) {
+    const why = outboundUrlProblem(tokenEndpoint, { purpose: 'OAuth 2.0 token endpoint' });
+    if (why) return why;
+  }
+  if (mode === 'OAUTH2_CLIENT_CERT') {
+    let hosts: string[];
+    try {
+      hosts = outboundSettings().clientCertHosts;
+    } catch (e) {
+      return (e as Error).message;
+    }
+    for (const [what, u] of [['coordination endpoint', p.endpoint], ['token endpoint', tokenEndpoint]] as const) {
+      if (u && !hostListAllows(new URL(u), hosts)) return clientCertHostsMessage(what, new URL(u), hosts);
+    }
+  }
+  return undefined;
+}
+

@@ -4,7 +4,8 @@
  * VIM so tokens are reused across activities.
  */
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import fs from 'node:fs';
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../common/config';
 import type { Db } from '../common/db';
 import { vims } from '../common/db/schema';
@@ -14,14 +15,28 @@ import { HeatClient } from './openstack/heat';
 
 export type VimRow = typeof vims.$inferSelect;
 
-/** Makes the configured default VIM the one row with is_default (created or refreshed). */
-export function ensureDefaultVim(db: Db, box: SecretBox, cfg: Config): string {
+/**
+ * Makes the configured default VIM the one shared default row (created or
+ * refreshed). It belongs to the project its credentials log in to (admin):
+ * found by logging in; when Keystone cannot be reached yet, '' (admins only
+ * may change it; every project may use it either way).
+ */
+export async function ensureDefaultVim(db: Db, box: SecretBox, cfg: Config): Promise<string> {
   const v = cfg.defaultVim;
-  const existing = db.select().from(vims).where(eq(vims.isDefault, true)).get();
+  const caCert = v.caFile ? fs.readFileSync(v.caFile, 'utf8') : null;
+  let owner = '';
+  try {
+    const session = new KeystoneSession({ authUrl: v.authUrl, username: v.username, password: v.password, project: v.project, userDomain: v.domain, projectDomain: v.domain, region: v.region, ca: caCert ?? undefined });
+    owner = (await session.getToken()).projectId ?? '';
+  } catch {
+    /* keep '' */
+  }
+  const existing = db.select().from(vims).where(and(eq(vims.isDefault, true), eq(vims.name, 'default'))).get();
   const row = {
-    name: 'default', type: 'openstack', authUrl: v.authUrl, username: v.username, passwordSealed: box.seal(v.password),
-    project: v.project, projectDomain: v.domain, userDomain: v.domain, region: v.region,
-    caCert: v.caFile ? require('node:fs').readFileSync(v.caFile, 'utf8') : null, isDefault: true,
+    name: 'default', description: 'the default VIM of this deployment, shared with every project', type: 'openstack',
+    authUrl: v.authUrl, username: v.username, passwordSealed: box.seal(v.password),
+    project: v.project, projectDomain: v.domain, userDomain: v.domain, region: v.region, caCert, isDefault: true, shared: true,
+    ...(owner || !existing ? { projectId: owner } : {}), status: 'REACHABLE', updatedAt: new Date().toISOString(),
   };
   if (existing) {
     db.update(vims).set(row).where(eq(vims.id, existing.id)).run();
@@ -30,10 +45,6 @@ export function ensureDefaultVim(db: Db, box: SecretBox, cfg: Config): string {
   const id = crypto.randomUUID();
   db.insert(vims).values({ id, createdAt: new Date().toISOString(), ...row }).run();
   return id;
-}
-
-export function defaultVimId(db: Db): string | undefined {
-  return db.select({ id: vims.id }).from(vims).where(eq(vims.isDefault, true)).get()?.id;
 }
 
 const clients = new Map<string, { sealed: string; heat: HeatClient }>();

@@ -5,6 +5,7 @@
  */
 import { KeystoneSession } from './keystone';
 import { request, errorDetail, HttpResponse, OpenStackHttpError } from './http';
+import { MAX_BODY_SETTING, outboundSettings } from '../../common/outbound';
 
 export interface HeatStack {
   id: string;
@@ -39,10 +40,14 @@ export class HeatClient {
   private async call(method: string, path: string, body?: unknown, okStatuses = [200]): Promise<HttpResponse> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.session.getToken(attempt > 0);
+      // endpoint(): the catalog's URL, already checked by the outbound policy (request() checks it again, with DNS)
       const url = `${await this.session.endpoint('orchestration')}${path}`;
-      const r = await request(method, url, { headers: { 'x-auth-token': token.value }, body, ca: this.ca, timeoutMs: 60_000 });
+      const r = await request(method, url, {
+        headers: { 'x-auth-token': token.value }, body, ca: this.ca, timeoutMs: 60_000,
+        purpose: 'orchestration endpoint', maxBytes: outboundSettings().maxBody.heat, maxBytesSetting: MAX_BODY_SETTING.heat,
+      });
       if (r.status === 401 && attempt === 0) continue;
-      if (!okStatuses.includes(r.status)) throw new OpenStackHttpError(r.status, method, path, errorDetail(r));
+      if (!okStatuses.includes(r.status)) throw new OpenStackHttpError(r.status, method, path, errorDetail(r, [token.value]));
       return r;
     }
   }

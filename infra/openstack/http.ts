@@ -1,9 +1,14 @@
 /**
  * Minimal JSON-over-HTTP for the OpenStack clients: per-request deadline,
- * optional custom CA, redirects not followed (Heat answers 302 for lookups).
+ * optional custom CA, redirects not followed (Heat answers 302 for lookups),
+ * every URL through the outbound policy (common/outbound.ts: scheme, no
+ * credentials in the URL, allow/deny lists on the host and on every address
+ * it resolves to, the socket connecting to the checked address), response
+ * bodies capped, and remote error text only as a short masked excerpt.
  */
 import http from 'node:http';
 import https from 'node:https';
+import { checkOutboundUrl, excerpt, MAX_BODY_SETTING, outboundSettings, policyLookup, readCapped, showUrl } from '../../common/outbound';
 
 export interface HttpResponse { status: number; headers: http.IncomingHttpHeaders; body: unknown; text: string }
 
@@ -14,7 +19,18 @@ export class OpenStackHttpError extends Error {
   }
 }
 
-export interface RequestOptions { headers?: Record<string, string>; body?: unknown; timeoutMs?: number; ca?: string }
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  body?: unknown;
+  timeoutMs?: number;
+  ca?: string;
+  /** Response body cap in bytes (default: the Keystone cap, 8 MiB unless OUTBOUND_MAX_BODY_KEYSTONE says otherwise). */
+  maxBytes?: number;
+  /** The variable that sets maxBytes, named in the error when the cap is hit. */
+  maxBytesSetting?: string;
+  /** What the URL is, for the outbound policy's messages ("VIM auth_url", "orchestration endpoint"...). */
+  purpose?: string;
+}
 
 /**
  * A keep-alive socket the server has just closed (Keystone under gunicorn
@@ -33,9 +49,19 @@ export async function request(method: string, url: string, o: RequestOptions = {
 type StaleSocketError = Error & { staleSocket?: boolean; code?: string };
 
 function requestOnce(method: string, url: string, o: RequestOptions): Promise<HttpResponse> {
-  const u = new URL(url);
+  const purpose = o.purpose ?? 'OpenStack endpoint';
+  let u: URL;
+  let limit: number;
+  try {
+    u = checkOutboundUrl(url, { purpose }); // nothing is sent to a refused URL
+    limit = o.maxBytes ?? outboundSettings().maxBody.keystone;
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const setting = o.maxBytesSetting ?? (o.maxBytes === undefined ? MAX_BODY_SETTING.keystone : undefined);
   const payload = o.body === undefined ? undefined : Buffer.from(JSON.stringify(o.body));
   const lib = u.protocol === 'https:' ? https : http;
+  const where = `${method} ${showUrl(u)}`;
   return new Promise((resolve, reject) => {
     const req = lib.request(
       u,
@@ -48,22 +74,23 @@ function requestOnce(method: string, url: string, o: RequestOptions): Promise<Ht
         },
         ...(u.protocol === 'https:' && o.ca ? { ca: o.ca } : {}),
         timeout: o.timeoutMs ?? 30_000,
+        lookup: policyLookup(purpose) as unknown as http.RequestOptions['lookup'],
       },
       (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
+        readCapped(res, limit, where, setting).then((buf) => {
+          const text = buf.toString('utf8');
           let body: unknown = undefined;
           if (text && /json/.test(String(res.headers['content-type']))) {
             try { body = JSON.parse(text); } catch { body = undefined; }
           }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
+        }, (e) => {
+          req.destroy();
+          reject(e);
         });
-        res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`${method} ${u.origin}${u.pathname} timed out`)));
+    req.on('timeout', () => req.destroy(new Error(`${where} timed out`)));
     req.on('error', (e: StaleSocketError) => {
       if (req.reusedSocket && e.code === 'ECONNRESET') e.staleSocket = true;
       reject(e);
@@ -73,9 +100,14 @@ function requestOnce(method: string, url: string, o: RequestOptions): Promise<Ht
   });
 }
 
-/** The human part of an OpenStack error body (Heat, Keystone or plain text). */
-export function errorDetail(r: HttpResponse): string {
+/**
+ * The human part of an OpenStack error body (Heat, Keystone or plain text),
+ * as a short sanitized excerpt: at most 200 characters, control characters
+ * removed, `secrets` (the request's password or token) and anything that
+ * looks like a credential masked.
+ */
+export function errorDetail(r: HttpResponse, secrets: readonly (string | undefined)[] = []): string {
   const b = r.body as Record<string, any> | undefined;
   const msg = b?.error?.message ?? b?.explanation ?? b?.message ?? r.text;
-  return String(msg || `HTTP ${r.status}`).slice(0, 2000);
+  return excerpt(typeof msg === 'string' ? msg : JSON.stringify(msg), secrets) || `HTTP ${r.status}`;
 }

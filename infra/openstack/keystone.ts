@@ -2,7 +2,12 @@
  * Keystone v3 password authentication: a project-scoped token and the service
  * catalog, cached until shortly before it expires or until a 401 says it is
  * stale (the caller then asks for a fresh one).
+ *
+ * Both the auth_url and every endpoint the catalog names go through the
+ * outbound policy (common/outbound.ts): a hostile Keystone can answer a
+ * catalog pointing anywhere, and the token would follow.
  */
+import { MAX_BODY_SETTING, outboundSettings, OutboundRefused, outboundUrlProblem, showUrl, vimEndpointProblem } from '../../common/outbound';
 import { request, errorDetail, OpenStackHttpError } from './http';
 
 export interface KeystoneCredentials {
@@ -17,7 +22,7 @@ export interface KeystoneCredentials {
 }
 
 interface CatalogEntry { type: string; endpoints: { interface: string; region?: string; region_id?: string; url: string }[] }
-interface Token { value: string; expiresAt: number; catalog: CatalogEntry[] }
+interface Token { value: string; expiresAt: number; catalog: CatalogEntry[]; projectId?: string }
 
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -41,14 +46,19 @@ export class KeystoneSession {
     const region = this.creds.region;
     const ep = svc?.endpoints.find((e) => e.interface === 'public' && (!region || e.region_id === region || e.region === region));
     if (!ep) throw new Error(`Keystone catalog has no public ${type} endpoint${region ? ` in region ${region}` : ''}`);
-    return ep.url.replace(/\/$/, '');
+    const why = outboundUrlProblem(String(ep.url), { purpose: `${type} endpoint`, base: true });
+    if (why) throw new OutboundRefused(`Keystone at ${showUrl(this.creds.authUrl)} names in its catalog the ${type} endpoint, which is not called: ${why}`);
+    return String(ep.url).replace(/\/$/, '');
   }
 
   private async authenticate(): Promise<Token> {
     const c = this.creds;
+    const refused = vimEndpointProblem(c.authUrl); // before the password goes anywhere
+    if (refused) throw new OutboundRefused(refused);
     const url = `${c.authUrl.replace(/\/$/, '')}/auth/tokens`;
     const r = await request('POST', url, {
-      ca: c.ca,
+      ca: c.ca, purpose: 'VIM auth_url',
+      maxBytes: outboundSettings().maxBody.keystone, maxBytesSetting: MAX_BODY_SETTING.keystone,
       body: {
         auth: {
           identity: {
@@ -59,10 +69,10 @@ export class KeystoneSession {
         },
       },
     });
-    if (r.status !== 201 && r.status !== 200) throw new OpenStackHttpError(r.status, 'POST', url, errorDetail(r));
+    if (r.status !== 201 && r.status !== 200) throw new OpenStackHttpError(r.status, 'POST', showUrl(url), errorDetail(r, [c.password]));
     const value = String(r.headers['x-subject-token'] ?? '');
-    const tok = (r.body as { token?: { expires_at?: string; catalog?: CatalogEntry[] } })?.token;
-    if (!value || !tok) throw new Error(`Keystone at ${c.authUrl} returned no token`);
-    return { value, expiresAt: tok.expires_at ? Date.parse(tok.expires_at) : Date.now() + 3600_000, catalog: tok.catalog ?? [] };
+    const tok = (r.body as { token?: { expires_at?: string; catalog?: CatalogEntry[]; project?: { id?: string } } })?.token;
+    if (!value || !tok) throw new Error(`Keystone at ${showUrl(c.authUrl)} returned no token`);
+    return { value, expiresAt: tok.expires_at ? Date.parse(tok.expires_at) : Date.now() + 3600_000, catalog: tok.catalog ?? [], projectId: tok.project?.id };
   }
 }
