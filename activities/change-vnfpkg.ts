@@ -5,22 +5,19 @@
  * the single coordination exchanges (the workflow does the waiting).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import fs from 'node:fs';
 import { and, desc, eq } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../common/db/schema';
-import { cancelCoordination, getCoordination, postCoordination } from '../coord/client';
+import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../coord/client';
 import type { CoordTarget, GetOutcome, PostOutcome } from '../coord/client';
 import type { LcmCoord, LcmCoordRequest } from '../coord/types';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from '../api/schemas/change-vnfpkg';
 import { vnfcTargets } from '../infra/hot/nfv-param';
 import { heatForVim, stackNameFor } from '../infra/vim';
 import type { InstantiatedVnfInfo } from '../infra/vnf-info';
-import { vnfcAddress } from '../infra/vnfc-address';
 import { mappedDriver } from '../mgmt/mapping';
-import { runScript } from '../mgmt/script-runner';
 import { redact } from '../common/secrets';
 import type { ActivityDeps } from './deps';
-import { flavourOf, loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import { flavourOf, loadInstance, loadOpOcc, opParams } from './records';
 import { currentCounts, stackSpecFor } from './stack';
 import { refreshPackageUsage } from '../common/db/package-usage';
 import { forgetHostKeys } from './host-keys';
@@ -48,7 +45,7 @@ export function rollingTargets(info: InstantiatedVnfInfo, vduOrder: string[]): R
     .map((v) => ({ vnfcId: v.id, vduId: v.vduId, heatResourceName: v.metadata.heatResourceName }))
     .sort((a, b) => indexOf(b.heatResourceName) - indexOf(a.heatResourceName) || vduOrder.indexOf(a.vduId) - vduOrder.indexOf(b.vduId));
 }
-const scriptPath = (p?: string) => p?.replace(/^\.\//, '');
+export const scriptPath = (p?: string) => p?.replace(/^\.\//, '');
 
 export function changeVnfpkgActivities(deps: ActivityDeps) {
   const { db, box, cfg } = deps;
@@ -64,13 +61,9 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
     return { op, inst, vnfc, param: (isRollback ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined };
   };
 
-  const coordTarget = (param: VnfcParam): CoordTarget => {
-    // Files named by COORD_CA_FILE / COORD_CLIENT_CERT / COORD_CLIENT_KEY, read per call so a rotated cert is picked up.
-    const read = (f?: string) => (f && fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined);
-    const cert = read(process.env.COORD_CLIENT_CERT);
-    const key = read(process.env.COORD_CLIENT_KEY);
-    return { endpoint: param.endpoint!, authentication: param.authentication, ca: read(process.env.COORD_CA_FILE), clientCert: cert && key ? { cert, key } : undefined };
-  };
+  // COORD_CA_FILE / COORD_CLIENT_CERT / COORD_CLIENT_KEY read per call (a rotated cert is picked up); the
+  // certificate is presented only to the hosts of COORD_CLIENT_CERT_HOSTS (coord/client-auth.ts).
+  const coordTarget = (param: VnfcParam): CoordTarget => ({ endpoint: param.endpoint!, authentication: param.authentication, ...operatorCoordTls() });
 
   const coordRequest = (op: { id: string; vnfInstanceId: string }, vnfcId: string, param: VnfcParam): LcmCoordRequest => ({
     vnfInstanceId: op.vnfInstanceId,
@@ -228,23 +221,6 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const { param } = vnfcParam(opOccId, vnfcId, isRollback);
       await cancelCoordination(coordTarget(param!), location);
       record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
-    },
-
-    /** A coordinate script from the package, run with a JSON document on stdin (Tacker's get pickled stdin). */
-    async runCoordinateScript({ opOccId, vnfcId, isRollback, packageId, timeoutMs }: CoordArgs & { packageId: string; timeoutMs: number }): Promise<void> {
-      const { op, inst, vnfc, param } = vnfcParam(opOccId, vnfcId, isRollback);
-      const req = request(opOccId);
-      const file = scriptPath(isRollback ? req.additionalParams['lcm-operation-coordinate-old-vnf'] : req.additionalParams['lcm-operation-coordinate-new-vnf'])!;
-      const content = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, file))).get()?.content;
-      if (!content) throw ApplicationFailure.nonRetryable(`coordinate script ${file} is not in package ${packageId}`, 'InvalidInput');
-      const flavour = loadVnfd(db, inst.vnfPkgId).flavours[(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo).flavourId];
-      const address = param && flavour?.cps[param.cp_name]?.vduId === vnfc.vduId ? await vnfcAddress(heatForVim(db, box, inst.vimId!), vnfc, param.cp_name) : undefined;
-      const secrets = [param?.password, param?.authentication?.paramsBasic?.password, param?.authentication?.paramsOauth2ClientCredentials?.clientPassword].filter((s): s is string => !!s);
-      const r = await runScript(file, content, {
-        vnfc_param: { ...param, ssh_ip: address }, is_rollback: isRollback, vnfc_id: vnfcId,
-        LcmCoordRequest: { ...coordRequest(op, vnfcId, param ?? ({} as VnfcParam)), coordinationActionName: '' },
-      }, { timeoutMs, secrets });
-      if (r.code !== 0) throw ApplicationFailure.nonRetryable(`coordinate script ${file} for VNFC ${vnfcId} exited ${r.code}: ${r.stderr.trim().slice(-2000) || r.stdout.trim().slice(-2000)}`, 'CoordinationFailed');
     },
   };
 }

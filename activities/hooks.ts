@@ -2,18 +2,20 @@
  * The extension point for VNFD Vnflcm hooks. A hook's artifact resolves to a
  * built-in Mgmt Driver or an executable script from the package (mgmt/);
  * anything else fails the step cleanly, naming the hook and the artifact.
- * The activity heartbeats while the hook runs, and its steps are idempotent,
- * so a retry after a worker crash is safe.
+ * prepareLcmHook says which; a built-in driver runs here (runLcmHook,
+ * heartbeating; its steps are idempotent, so a retry after a worker crash is
+ * safe), a script is sealed for the scripts worker and never runs here.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { and, eq } from 'drizzle-orm';
 import { vnfLcmOpOccs, vnfPackageFiles } from '../common/db/schema';
-import { isSecretKey, redact } from '../common/secrets';
+import { redact } from '../common/secrets';
 import { heatForVim } from '../infra/vim';
 import type { InstantiatedVnfInfo } from '../infra/vnf-info';
 import { vnfcAddress } from '../infra/vnfc-address';
 import { resolveHook } from '../mgmt/registry';
-import { runScript } from '../mgmt/script-runner';
+import { scriptChannelKeyFor, sealScriptJob } from '../mgmt/script-channel';
+import { scriptSecrets } from '../mgmt/script-mask';
 import { DriverContext, DriverStepError, VnfcTarget } from '../mgmt/types';
 import { connectSsh, SshError } from '../ssh';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
@@ -21,35 +23,55 @@ import type { ActivityDeps } from './deps';
 import { dbHostKeyStore } from './host-keys';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
 
-/** Every string under a secret-looking key, so outputs can be masked. */
-function secretValues(v: unknown, out: string[] = []): string[] {
-  if (Array.isArray(v)) v.forEach((x) => secretValues(x, out));
-  else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      if (isSecretKey(k) && typeof x === 'string') out.push(x); else secretValues(x, out);
-    }
-  }
-  return out;
-}
+/** What a hook step runs: nothing (no binding), the built-in driver (runLcmHook), or a sealed script job for the scripts worker. */
+export type PreparedHook = { kind: 'none' } | { kind: 'builtin' } | { kind: 'script'; name: string; sealed: string };
+interface HookArgs { opOccId: string; hook: LcmHook; vnfcIds?: string[] }
 
 export function hookActivities(deps: ActivityDeps) {
   const { db, box, cfg, log } = deps;
-  return {
-    async runLcmHook({ opOccId, hook, vnfcIds }: { opOccId: string; hook: LcmHook; vnfcIds?: string[] }): Promise<void> {
-      const op = loadOpOcc(db, opOccId);
-      const { inst, flavour } = flavourOf(db, box, op);
-      const binding = flavour?.hooks[hook];
-      if (!binding) return;
-      const readFile = (p: string) => db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, inst.vnfPkgId), eq(vnfPackageFiles.path, p))).get()?.content;
-      const runner = resolveHook(binding, readFile);
-      if (runner.kind === 'none') throw ApplicationFailure.nonRetryable(`no runner for hook ${hook}: ${runner.reason}`, 'NoHookRunner');
+  let channelKey: Buffer | undefined;
 
-      const additionalParams = instantiateInputOf(box, op, inst).additionalParams ?? {};
-      const secrets = secretValues(additionalParams);
-      const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo | null;
-      const all = info?.vnfcResourceInfo ?? [];
-      const vnfcs: VnfcTarget[] = all.filter((v) => !vnfcIds || vnfcIds.includes(v.id))
-        .map((v) => ({ id: v.id, vduId: v.vduId, serverId: v.computeResource.resourceId }));
+  /** The hook's binding, how it resolves, and what a runner is told. */
+  const hookContext = ({ opOccId, hook, vnfcIds }: HookArgs) => {
+    const op = loadOpOcc(db, opOccId);
+    const { inst, flavour } = flavourOf(db, box, op);
+    const binding = flavour?.hooks[hook];
+    if (!binding) return undefined;
+    const readFile = (p: string) => db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, inst.vnfPkgId), eq(vnfPackageFiles.path, p))).get()?.content;
+    const runner = resolveHook(binding, readFile);
+    if (runner.kind === 'none') throw ApplicationFailure.nonRetryable(`no runner for hook ${hook}: ${runner.reason}`, 'NoHookRunner');
+    const additionalParams = instantiateInputOf(box, op, inst).additionalParams ?? {};
+    const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo | null;
+    const all = info?.vnfcResourceInfo ?? [];
+    const vnfcs: VnfcTarget[] = all.filter((v) => !vnfcIds || vnfcIds.includes(v.id))
+      .map((v) => ({ id: v.id, vduId: v.vduId, serverId: v.computeResource.resourceId }));
+    return { op, inst, flavour, runner, readFile, additionalParams, info, all, vnfcs };
+  };
+
+  return {
+    /** Which runner a hook has; for a script, the job sealed for the scripts worker (secrets inside, ciphertext only in history). */
+    async prepareLcmHook(args: HookArgs): Promise<PreparedHook> {
+      const c = hookContext(args);
+      if (!c) return { kind: 'none' };
+      if (c.runner.kind !== 'script') return { kind: 'builtin' };
+      const { hook, opOccId } = args;
+      const input = {
+        hook, vnfInstanceId: c.inst.id, vnfLcmOpOccId: opOccId, operation: c.op.operation, vnfcs: c.vnfcs, additionalParams: c.additionalParams,
+        instantiatedVnfInfo: c.info, operationParams: redact(c.op.operationParams),
+      };
+      channelKey ??= scriptChannelKeyFor(cfg.dataDir);
+      const sealed = sealScriptJob(channelKey, {
+        name: c.runner.file, script: c.readFile(c.runner.file)!, stdin: JSON.stringify(input), secrets: scriptSecrets(input),
+        limits: { timeoutMs: cfg.mgmtScriptTimeoutMs, memoryBytes: cfg.scriptsMemoryBytes, outputBytes: cfg.scriptsOutputBytes },
+      }, `hook ${hook}:`);
+      return { kind: 'script', name: c.runner.file, sealed };
+    },
+
+    async runLcmHook({ opOccId, hook, vnfcIds }: HookArgs): Promise<void> {
+      const c = hookContext({ opOccId, hook, vnfcIds });
+      if (!c) return;
+      const { inst, flavour, runner, readFile, additionalParams, all, vnfcs } = c;
+      const secrets = scriptSecrets(additionalParams);
       const progress = (step: string) => {
         Context.current().heartbeat({ step });
         db.update(vnfLcmOpOccs).set({ currentStep: redact(`${hook} hook: ${step}`) }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
@@ -57,12 +79,8 @@ export function hookActivities(deps: ActivityDeps) {
       const beat = setInterval(() => Context.current().heartbeat(), 10_000);
       try {
         if (runner.kind === 'script') {
-          const r = await runScript(runner.file, readFile(runner.file)!, {
-            hook, vnfInstanceId: inst.id, vnfLcmOpOccId: opOccId, operation: op.operation, vnfcs, additionalParams,
-            instantiatedVnfInfo: info, operationParams: redact(op.operationParams),
-          }, { timeoutMs: cfg.mgmtScriptTimeoutMs, secrets, onTick: () => Context.current().heartbeat() });
-          if (r.code !== 0) throw ApplicationFailure.nonRetryable(`hook ${hook}: ${runner.file} exited ${r.code}: ${r.stderr.trim().slice(-2000) || r.stdout.trim().slice(-2000)}`, 'HookFailed');
-          return;
+          // Only a workflow recorded before scripts moved to the scripts worker asks this; its retry takes the new path.
+          throw ApplicationFailure.nonRetryable(`hook ${hook}: package scripts run on the scripts worker now; retry the operation`, 'ScriptsMoved');
         }
         const driverHook = runner.driver.hooks[hook];
         if (!driverHook) return; // the built-in driver has nothing to do at this hook

@@ -1,6 +1,7 @@
 /** All activities, built once per worker from its dependencies. */
 import type { ActivityDeps } from './deps';
 import { changeVnfpkgActivities } from './change-vnfpkg';
+import { coordinateScriptActivities } from './coordinate-script';
 import { hookActivities } from './hooks';
 import { instanceActivities } from './instance';
 import { opStateActivities } from './op-state';
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
     ...packageActivities(deps),
     ...scaleActivities(deps),
     ...changeVnfpkgActivities(deps),
+    ...coordinateScriptActivities(deps),
   };
 }
 

@@ -1,14 +1,36 @@
 /**
- * Child processes of the product (VIM simulator, worker, API), each a Node
- * process running TypeScript through tsx, so any one can be killed and
- * restarted on its own (the crash-safety tests do exactly that).
+ * Child processes of the product (VIM simulator, worker, scripts worker,
+ * API), each a Node process running TypeScript through tsx, so any one can
+ * be killed and restarted on its own (the crash-safety tests do exactly that).
  */
 import { spawn, ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { CHANNEL_KEY_ENV, scriptChannelKeyFor } from '../mgmt/script-channel';
 import { PROJECT_ROOT } from './temporal-cli';
 
-export type Component = 'vimsim' | 'worker' | 'api';
-const ENTRY: Record<Component, string> = { vimsim: 'vimsim/main.ts', worker: 'worker/main.ts', api: 'api/main.ts' };
+export type Component = 'vimsim' | 'worker' | 'scripts-worker' | 'api';
+const ENTRY: Record<Component, string> = {
+  vimsim: 'vimsim/main.ts', worker: 'worker/main.ts', 'scripts-worker': 'worker/scripts-main.ts', api: 'api/main.ts',
+};
+
+/** What the scripts worker is told: the product's env (`env`) narrowed to these names and prefixes. */
+const SCRIPTS_WORKER_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'HOME', 'TMPDIR', 'NODE_OPTIONS', 'TASK_QUEUE', 'LOG_LEVEL'];
+const SCRIPTS_WORKER_PREFIXES = ['TEMPORAL_', 'SCRIPTS_'];
+
+/**
+ * The scripts worker's environment: Temporal's address (and TLS settings),
+ * the task queue, logging, SCRIPTS_* settings, and the channel key derived
+ * from this installation's SECRET_KEY (read from `env` or DATA_DIR/secret.key
+ * here, by the starting process). No SECRET_KEY, no DATA_DIR, no OS_*, nothing else.
+ */
+export function scriptsWorkerEnv(env: NodeJS.ProcessEnv, dataDir: string): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v !== undefined && (SCRIPTS_WORKER_ENV.includes(k) || SCRIPTS_WORKER_PREFIXES.some((p) => k.startsWith(p)))) out[k] = v;
+  }
+  out[CHANNEL_KEY_ENV] = scriptChannelKeyFor(dataDir, env).toString('base64');
+  return out;
+}
 
 export interface Child { name: Component; proc: ChildProcess; exited: Promise<number | null> }
 

@@ -1,14 +1,14 @@
 /**
- * Mgmt Driver scripts from the package: run on the worker with a JSON
+ * Mgmt Driver scripts from the package: run on the scripts worker with a JSON
  * document on stdin; scale_end sees only the added VNFCs, scale_start the
  * ones a scale-in removes; a non-zero exit fails the op with its stderr.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { zipFiles } from '../samples/build';
 import { sampleVariant } from '../samples/variant';
 import { call, onboard, opIdFrom, waitOpState } from './support/api';
+import { scriptWritableDir } from './support/scripts';
 
 const HOOK = `#!/usr/bin/env node
 // Appends what the orchestrator handed this hook to additionalParams.hook_log.
@@ -21,7 +21,7 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
 `;
 
 let vnfdId: string;
-const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hooklog-')), 'hooks.jsonl');
+const log = path.join(scriptWritableDir('hooklog-'), 'hooks.jsonl');
 const entries = () => fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 beforeAll(async () => {

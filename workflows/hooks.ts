@@ -2,20 +2,34 @@
  * The one extension point for VNFD Vnflcm hooks (Mgmt Drivers): a step per
  * bound hook. `vnfcs` names the VNFCs the hook is about (healed or added
  * ones), read when the step runs; absent = all of the instance's VNFCs.
+ * A built-in driver runs on the worker; a package script runs on the scripts
+ * worker (workflows/scripts.ts), sealed there by the worker.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
 import type { LcmActivities } from '../activities';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
+import { acts } from './activities';
 import type { Step } from './engine';
+import { exitText, scriptsWorker, SCRIPTS_PATCH } from './scripts';
 
 /** Hooks may run for long (package installs): the activity heartbeats, and a worker crash is noticed within a minute. */
+const HOOK_RETRY: RetryPolicy = { initialInterval: '5s', maximumInterval: '1m', maximumAttempts: 3 };
 const hookActs = proxyActivities<LcmActivities>({
   startToCloseTimeout: '3h',
   heartbeatTimeout: '1m',
-  retry: { initialInterval: '5s', maximumInterval: '1m', maximumAttempts: 3 },
+  retry: HOOK_RETRY,
 });
 
 export function hookStep(opOccId: string, bound: string[], hook: LcmHook, vnfcs?: () => string[] | undefined): Step[] {
   if (!bound.includes(hook)) return [];
-  return [{ name: `${hook} hook`, run: () => hookActs.runLcmHook({ opOccId, hook, vnfcIds: vnfcs?.() }) }];
+  return [{ name: `${hook} hook`, run: () => runHook(opOccId, hook, vnfcs?.()) }];
+}
+
+async function runHook(opOccId: string, hook: LcmHook, vnfcIds: string[] | undefined): Promise<void> {
+  if (!patched(SCRIPTS_PATCH)) return hookActs.runLcmHook({ opOccId, hook, vnfcIds });
+  const p = await acts.prepareLcmHook({ opOccId, hook, vnfcIds });
+  if (p.kind === 'none') return;
+  if (p.kind === 'builtin') return hookActs.runLcmHook({ opOccId, hook, vnfcIds });
+  const r = await scriptsWorker({ startToCloseTimeout: '3h', retry: HOOK_RETRY }).runPackageScript({ sealed: p.sealed });
+  if (r.exitCode !== 0) throw ApplicationFailure.nonRetryable(`hook ${hook}: ${p.name} ${exitText(r)}`, 'HookFailed');
 }

@@ -6,13 +6,14 @@
  * Coordination waits (Retry-After, 202 polling) are timers: nothing is held
  * while parked, and a worker crash resumes the same coordination.
  */
-import { ApplicationFailure, CancellationScope, proxyActivities, sleep } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { LcmActivities } from '../activities';
 import type { CoordMode, RollingTarget } from '../activities/change-vnfpkg';
 import { acts, db } from './activities';
+import { exitText, scriptsWorker, SCRIPTS_PATCH } from './scripts';
 import { waitForStack } from './stack';
 
-/** A coordinate script may run long; it is killed at its own timeout. */
+/** A coordinate script may run long; it is killed at its own timeout. (Histories from before SCRIPTS_PATCH.) */
 const scriptActs = proxyActivities<LcmActivities>({ startToCloseTimeout: '25h', heartbeatTimeout: '1m', retry: { maximumAttempts: 1 } });
 
 export interface RollVnfcInput {
@@ -55,7 +56,14 @@ async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollback: boo
   if (mode.kind === 'none') return;
   const args = { opOccId, vnfcId: t.vnfcId, isRollback };
   if (mode.kind === 'script') {
-    await scriptActs.runCoordinateScript({ ...args, packageId, timeoutMs: mode.timeoutMs });
+    if (!patched(SCRIPTS_PATCH)) {
+      await scriptActs.runCoordinateScript({ ...args, packageId, timeoutMs: mode.timeoutMs });
+      return;
+    }
+    // Prepared and sealed on the worker, run on the scripts worker, once: a coordinate script need not be idempotent.
+    const p = await acts.prepareCoordinateScript({ ...args, packageId, timeoutMs: mode.timeoutMs });
+    const r = await scriptsWorker({ startToCloseTimeout: '25h', retry: { maximumAttempts: 1 } }).runPackageScript({ sealed: p.sealed });
+    if (r.exitCode !== 0) throw ApplicationFailure.nonRetryable(`coordinate script ${p.name} for VNFC ${t.vnfcId} ${exitText(r)}`, 'CoordinationFailed');
     return;
   }
   const deadline = Date.now() + mode.timeoutMs;

@@ -1,0 +1,74 @@
+/**
+ * change_vnfpkg coordinate scripts from the package (Tacker's
+ * coordinate_vnf.py contract: a JSON document on stdin instead of a pickle).
+ * The worker prepares the job (the script, the VNFC's vnfc_param with its
+ * secrets and SSH address, the LcmCoordRequest) and seals it; the scripts
+ * worker runs it (activities/scripts.ts). Nothing runs here.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import { and, eq } from 'drizzle-orm';
+import type { ChangeCurrentVnfPkgRequest, VnfcParam } from '../api/schemas/change-vnfpkg';
+import { vnfPackageFiles } from '../common/db/schema';
+import { heatForVim } from '../infra/vim';
+import type { InstantiatedVnfInfo } from '../infra/vnf-info';
+import { vnfcAddress } from '../infra/vnfc-address';
+import { scriptChannelKeyFor, sealScriptJob } from '../mgmt/script-channel';
+import { scriptSecrets } from '../mgmt/script-mask';
+import { scriptPath } from './change-vnfpkg';
+import type { ActivityDeps } from './deps';
+import { loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+
+interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; packageId: string; timeoutMs: number }
+
+export function coordinateScriptActivities(deps: ActivityDeps) {
+  const { db, box, cfg } = deps;
+  let channelKey: Buffer | undefined;
+
+  return {
+    /** The coordinate script's job for one VNFC, sealed for the scripts worker (ciphertext only in history). */
+    async prepareCoordinateScript({ opOccId, vnfcId, isRollback, packageId, timeoutMs }: CoordScriptArgs): Promise<{ name: string; sealed: string }> {
+      const op = loadOpOcc(db, opOccId);
+      const inst = loadInstance(db, op.vnfInstanceId);
+      const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
+      const vnfc = info.vnfcResourceInfo.find((v) => v.id === vnfcId);
+      if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
+      const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
+      const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
+      const param = (isRollback ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined;
+      const file = scriptPath(isRollback ? req.additionalParams['lcm-operation-coordinate-old-vnf'] : req.additionalParams['lcm-operation-coordinate-new-vnf'])!;
+      const content = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, file))).get()?.content;
+      if (!content) throw ApplicationFailure.nonRetryable(`coordinate script ${file} is not in package ${packageId}`, 'InvalidInput');
+      const flavour = loadVnfd(db, inst.vnfPkgId).flavours[info.flavourId];
+      const address = param && flavour?.cps[param.cp_name]?.vduId === vnfc.vduId ? await vnfcAddress(heatForVim(db, box, inst.vimId!), vnfc, param.cp_name) : undefined;
+      const input = {
+        vnfc_param: { ...param, ssh_ip: address }, is_rollback: isRollback, vnfc_id: vnfcId,
+        LcmCoordRequest: {
+          vnfInstanceId: op.vnfInstanceId,
+          vnfLcmOpOccId: op.id,
+          lcmOperationType: 'CHANGE_VNFPKG',
+          coordinationActionName: '',
+          inputParams: { vnfcInstanceId: vnfcId, ...(param?.inputParams ?? {}) },
+          _links: {
+            vnfLcmOpOcc: { href: `${cfg.apiBaseUrl}/vnflcm/v2/vnf_lcm_op_occs/${op.id}` },
+            vnfInstance: { href: `${cfg.apiBaseUrl}/vnflcm/v2/vnf_instances/${op.vnfInstanceId}` },
+          },
+        },
+      };
+      const secrets = [
+        ...scriptSecrets(input),
+        ...[param?.password, param?.authentication?.paramsBasic?.password, param?.authentication?.paramsOauth2ClientCredentials?.clientPassword].filter((s): s is string => !!s),
+      ];
+      channelKey ??= scriptChannelKeyFor(cfg.dataDir);
+      const sealed = sealScriptJob(channelKey, {
+        name: file, script: content, stdin: JSON.stringify(input), secrets: [...new Set(secrets)],
+        limits: { timeoutMs, memoryBytes: cfg.scriptsMemoryBytes, outputBytes: cfg.scriptsOutputBytes },
+      }, `coordinate script for VNFC ${vnfcId}:`);
+      return { name: file, sealed };
+    },
+
+    /** Asked only by a workflow recorded before scripts moved to the scripts worker; its retry takes the new path. */
+    async runCoordinateScript(_: CoordScriptArgs): Promise<void> {
+      throw ApplicationFailure.nonRetryable('coordinate scripts run on the scripts worker now; retry the operation', 'ScriptsMoved');
+    },
+  };
+}

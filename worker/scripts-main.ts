@@ -1,0 +1,47 @@
+/**
+ * The scripts worker: runs package scripts (Vnflcm hook scripts, change_vnfpkg
+ * coordinate scripts) and nothing else, on task queue `<TASK_QUEUE>-scripts`.
+ * It holds no database, no DATA_DIR and no SECRET_KEY: only the channel key
+ * (SCRIPTS_CHANNEL_KEY, derived from SECRET_KEY by whoever starts it) that
+ * opens the jobs the worker sealed. Scripts run sandboxed (mgmt/script-runner.ts).
+ */
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { scriptActivities } from '../activities/scripts';
+import { loadConfig } from '../common/config';
+import { createLogger } from '../common/log';
+import { temporalConnectionSettings } from '../common/temporal';
+import { scriptChannelKeyFromEnv } from '../mgmt/script-channel';
+import { checkSandboxTools, removeStaleScriptDirs, scriptsRunAs } from '../mgmt/script-runner';
+import { scriptsTaskQueue } from '../workflows/scripts-queue';
+
+async function main() {
+  const cfg = loadConfig();
+  const temporal = temporalConnectionSettings(cfg);
+  const log = createLogger('scripts-worker', cfg.logLevel);
+  const channelKey = scriptChannelKeyFromEnv();
+  checkSandboxTools();
+  const runAs = scriptsRunAs();
+  if (!runAs) log.warn({ uid: process.getuid?.() }, 'not running as root: package scripts run as this user (sandboxed, but with this user\'s file access)');
+  removeStaleScriptDirs();
+
+  const taskQueue = scriptsTaskQueue(cfg.taskQueue);
+  const connection = await NativeConnection.connect({ address: temporal.address, ...(temporal.tls ? { tls: temporal.tls } : {}) });
+  const worker = await Worker.create({
+    connection,
+    namespace: cfg.temporalNamespace,
+    taskQueue,
+    activities: scriptActivities({ channelKey, runAs, log }),
+    // Heartbeats (every 5 s) reach the server at least this often: an operator's cancel kills the script within seconds.
+    maxHeartbeatThrottleInterval: '5s',
+  });
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());
+  log.info({ taskQueue, temporal: temporal.address, temporalSecurity: temporal.security, runAs: runAs?.user ?? null }, 'scripts worker started');
+  await worker.run();
+  await connection.close();
+  log.info('scripts worker stopped');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+/**
+ * Package scripts run on the scripts worker (its own process and task queue,
+ * `<this workflow's task queue>-scripts`): a worker activity prepares the job
+ * and seals it, the scripts worker runs it. Workflows recorded before this
+ * (no SCRIPTS_PATCH marker) keep calling the old single activities.
+ */
+import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import type { ScriptActivities } from '../activities/scripts';
+import type { ScriptOutcome } from '../mgmt/script-channel';
+import { scriptsTaskQueue } from './scripts-queue';
+
+export const SCRIPTS_PATCH = 'scripts-on-own-worker';
+
+/** The scripts worker's activities. It heartbeats every 5 s: a dead scripts worker is noticed within 20 s. */
+export function scriptsWorker(o: Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'>) {
+  return proxyActivities<ScriptActivities>({ ...o, taskQueue: scriptsTaskQueue(workflowInfo().taskQueue), heartbeatTimeout: '20s' });
+}
+
+/** "exited 3: <last of stderr, else stdout>" (already masked by the scripts worker). */
+export function exitText(r: ScriptOutcome): string {
+  const out = r.stderr.trim().slice(-2000) || r.stdout.trim().slice(-2000);
+  return `exited ${r.exitCode ?? r.signal}: ${out}`;
+}
