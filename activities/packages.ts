@@ -1,6 +1,6 @@
 /** Package onboarding: parse and store in one transaction, or record why not. */
 import { ApplicationFailure } from '@temporalio/activity';
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import crypto from 'node:crypto';
 import { vnfPackageContents, vnfPackageFiles, vnfPackages } from '../common/db/schema';
 import { loadPackage } from '../vnfpkg';
@@ -23,6 +23,12 @@ export function packageActivities({ db, log }: ActivityDeps) {
       const { csar, vnfd } = loaded;
       const images = softwareImages(vnfd);
       db.transaction((tx) => {
+        // One package per vnfdId in a project (as Tacker): nobody instantiates a VNFD that another upload silently replaced.
+        const self = tx.select({ projectId: vnfPackages.projectId }).from(vnfPackages).where(eq(vnfPackages.id, packageId)).get();
+        const twin = tx.select({ id: vnfPackages.id }).from(vnfPackages).where(and(
+          eq(vnfPackages.projectId, self?.projectId ?? ''), eq(vnfPackages.vnfdId, vnfd.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED'), ne(vnfPackages.id, packageId),
+        )).get();
+        if (twin) throw ApplicationFailure.nonRetryable(`vnfdId ${vnfd.vnfdId} is already onboarded in this project as VNF package ${twin.id}; delete that package first`, 'PackageError');
         tx.delete(vnfPackageFiles).where(eq(vnfPackageFiles.packageId, packageId)).run();
         for (const [path, buf] of Object.entries(csar.files)) {
           tx.insert(vnfPackageFiles).values({ packageId, path, content: buf }).run();
@@ -35,7 +41,7 @@ export function packageActivities({ db, log }: ActivityDeps) {
           vnfd: vnfd as unknown as Record<string, unknown>, vnfdFiles: csar.vnfdFiles,
           softwareImages: images, additionalArtifacts: additionalArtifacts(csar.files, csar.vnfdFiles, images),
         }).where(eq(vnfPackages.id, packageId)).run();
-      });
+      }, { behavior: 'immediate' });
       log.info({ packageId, vnfdId: vnfd.vnfdId }, 'package onboarded');
     },
 

@@ -1,26 +1,43 @@
-/** The HTTP front: thin routers that validate, record, start or signal workflows, and answer. */
-import express from 'express';
+/**
+ * The HTTP front: thin routers that validate, record, start or signal
+ * workflows, and answer. Every route but version discovery and /healthz
+ * needs a Keystone token (api/auth); each router checks its policy rules and
+ * finds rows only in the caller's project.
+ */
+import express, { type Request } from 'express';
+import { authenticate, type ErrorRenderer } from './auth/middleware';
 import type { ApiContext } from './context';
 import { problemHandler, sendProblem } from './errors';
 import { openApiDocument } from './openapi';
+import { usePolicy } from './routes/authorize';
+import { sendTackerError, vimsRouter } from './routes/vims';
 import { vnflcmRouter } from './routes/vnflcm';
 import { vnfpkgmRouter } from './routes/vnfpkgm';
+
+/** Errors in the shape of the API a path belongs to: Tacker's legacy /v1.0, else ETSI ProblemDetails. */
+const rendererFor = (req: Request): ErrorRenderer => (req.path.startsWith('/v1.0/') ? sendTackerError : (res, status, detail) => sendProblem(res, status, detail));
 
 export function createApp(ctx: ApiContext): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  usePolicy(ctx.policy);
   app.use((req, _res, next) => { ctx.log.debug({ method: req.method, path: req.path }, 'request'); next(); });
+  app.use(authenticate(ctx.tokens, rendererFor));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/', (_req, res) => {
+    res.json({ versions: [{ id: 'v1.0', status: 'CURRENT', links: [{ rel: 'self', href: `${ctx.cfg.apiBaseUrl}/v1.0` }] }] });
+  });
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => { res.json(openapi); });
   app.get('/vnflcm/api_versions', (_req, res) => {
     res.json({ uriPrefix: '/vnflcm', apiVersions: [{ version: '1.3.0', isDeprecated: false }, { version: '2.0.0', isDeprecated: false }] });
   });
+  app.use('/v1.0', vimsRouter(ctx));
   app.use('/vnfpkgm/v1', vnfpkgmRouter(ctx));
   app.use('/vnflcm/v1', vnflcmRouter(ctx, 'v1'));
   app.use('/vnflcm/v2', vnflcmRouter(ctx, 'v2'));
-  app.use((req, res) => sendProblem(res, 404, `no resource at ${req.method} ${req.path}`));
+  app.use((req, res) => rendererFor(req)(res, 404, `no resource at ${req.method} ${req.path}`));
   app.use(problemHandler(ctx.log));
   return app;
 }

@@ -1,22 +1,26 @@
 /** API process: database, Temporal client, default VIM, then listen. */
 import { loadConfig } from '../common/config';
+import { outboundSettings } from '../common/outbound';
 import { openDb } from '../common/db';
 import { createLogger } from '../common/log';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes } from '../common/temporal';
 import { ensureDefaultVim } from '../infra/vim';
 import { createApp } from './app';
+import { Policy } from './auth/policy';
+import { TokenValidator } from './auth/tokens';
 import { reconcileOperations } from './operations';
 
 async function main() {
   const cfg = loadConfig();
+  outboundSettings(); // a malformed OUTBOUND_* setting stops the start, not the first call
   const log = createLogger('api', cfg.logLevel);
   const db = openDb(cfg.dataDir);
   const box = SecretBox.fromEnvOrFile(cfg.dataDir);
   const temporal = await connectClient(cfg);
   await ensureSearchAttributes(temporal, cfg.temporalNamespace);
-  ensureDefaultVim(db, box, cfg);
-  const ctx = { db, box, cfg, temporal, log };
+  await ensureDefaultVim(db, box, cfg);
+  const ctx = { db, box, cfg, temporal, log, tokens: new TokenValidator(cfg.identity), policy: Policy.load(cfg.identity.policyFile) };
   const restarted = await reconcileOperations(ctx);
   if (restarted) log.warn({ count: restarted }, 'started workflows of op occs left unstarted by a crash');
   const server = createApp(ctx).listen(cfg.apiPort, cfg.apiHost, () => log.info({ url: cfg.apiBaseUrl }, 'API listening'));

@@ -14,12 +14,15 @@ import { redact } from '../common/secrets';
 import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../common/search-attributes';
 import { CONFLICT, FINAL_STATES, LcmOperation, LcmOpInput, UNPROCESSABLE } from '../workflows/definitions';
 import type { ApiContext } from './context';
+import { ownedAnd, type Scope } from '../common/db/repos/scope';
 import { conflict, HttpError, notFound, unprocessable } from './errors';
 
 type OpOccRow = typeof vnfLcmOpOccs.$inferSelect;
 type InstanceRow = typeof vnfInstances.$inferSelect;
 
 export interface StartOperation {
+  /** Whose instance: the caller's project (the route found the instance with it). */
+  scope: Scope;
   instanceId: string;
   operation: LcmOperation;
   params: Record<string, unknown>;
@@ -27,23 +30,26 @@ export interface StartOperation {
   precondition: (inst: InstanceRow) => void;
   /** Extra writes in the same transaction (e.g. the VIM chosen at instantiate). */
   alsoWrite?: (inst: InstanceRow) => Partial<InstanceRow>;
+  /** Other rows the operation needs, written in the same transaction (an inline VIM). */
+  write?: (tx: Parameters<Parameters<ApiContext['db']['transaction']>[0]>[0]) => void;
 }
 
 export async function startOperation(ctx: ApiContext, s: StartOperation): Promise<OpOccRow> {
   const { db, box } = ctx;
   const now = new Date().toISOString();
   const op = db.transaction((tx) => {
-    const inst = tx.select().from(vnfInstances).where(eq(vnfInstances.id, s.instanceId)).get();
+    const inst = tx.select().from(vnfInstances).where(ownedAnd(vnfInstances.projectId, s.scope, eq(vnfInstances.id, s.instanceId))).get();
     if (!inst) throw notFound(`VNF instance ${s.instanceId} not found`);
     const ongoing = tx.select({ id: vnfLcmOpOccs.id, state: vnfLcmOpOccs.operationState, operation: vnfLcmOpOccs.operation })
       .from(vnfLcmOpOccs)
       .where(and(eq(vnfLcmOpOccs.vnfInstanceId, s.instanceId), not(inArray(vnfLcmOpOccs.operationState, [...FINAL_STATES])))).get();
     if (ongoing) throw conflict(`VNF instance ${s.instanceId} has operation ${ongoing.id} (${ongoing.operation}) in ${ongoing.state}; finish it first`);
     s.precondition(inst);
+    s.write?.(tx);
     const extra = s.alsoWrite?.(inst);
     if (extra) tx.update(vnfInstances).set(extra).where(eq(vnfInstances.id, inst.id)).run();
     const row = {
-      id: crypto.randomUUID(), vnfInstanceId: s.instanceId, operation: s.operation, operationState: 'STARTING',
+      id: crypto.randomUUID(), projectId: inst.projectId, vnfInstanceId: s.instanceId, operation: s.operation, operationState: 'STARTING',
       stateEnteredTime: now, startTime: now, isAutomaticInvocation: false,
       operationParams: redact(s.params), operationParamsSealed: box.sealJson(s.params),
       isCancelPending: false, workflowStarted: false,

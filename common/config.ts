@@ -38,6 +38,22 @@ export interface Config {
   heatDatabaseUrl?: string;
   /** Keystone v3 URL of the default VIM (the embedded Keystone unless OS_AUTH_URL is set). */
   defaultVim: { authUrl: string; username: string; password: string; project: string; domain: string; region: string; caFile?: string };
+  /**
+   * How the API checks callers' tokens: against this Keystone v3, as the
+   * service user below (keystonemiddleware's model). Embedded: the embedded
+   * Keystone and its `nfv` service user.
+   */
+  identity: {
+    authUrl: string;
+    serviceUser: string;
+    servicePassword: string;
+    serviceProject: string;
+    serviceDomain: string;
+    /** A validated token is trusted until it expires, but at most this long. */
+    tokenCacheTtlMs: number;
+    /** JSON or YAML file overriding the default role rules (README, "Identity"). */
+    policyFile?: string;
+  };
   /** Poll interval while waiting for Heat (a workflow timer). */
   heatPollMs: number;
   logLevel: string;
@@ -47,6 +63,10 @@ export interface Config {
   sshConnectDeadlineMs: number;
   /** Deadline of a Mgmt Driver script from the package. */
   mgmtScriptTimeoutMs: number;
+  /** Address-space limit of a package script (hook or coordinate script), on the scripts worker; 0 = none. */
+  scriptsMemoryBytes: number;
+  /** Output a package script may write per stream (stdout, stderr) before it is killed. */
+  scriptsOutputBytes: number;
   /** Worker's sticky workflow cache size (undefined = the SDK's default, from the heap size). */
   maxCachedWorkflows?: number;
 }
@@ -89,11 +109,22 @@ export function loadConfig(): Config {
       region: process.env.OS_REGION_NAME || 'RegionOne',
       caFile: process.env.OS_CACERT || undefined,
     },
+    identity: {
+      authUrl: process.env.KEYSTONE_AUTH_URL || process.env.OS_AUTH_URL || `http://127.0.0.1:${keystonePort}/v3`,
+      serviceUser: process.env.NFV_SERVICE_USER || 'nfv',
+      servicePassword: process.env.NFV_SERVICE_PASSWORD || '',
+      serviceProject: process.env.NFV_SERVICE_PROJECT || 'service',
+      serviceDomain: process.env.NFV_SERVICE_DOMAIN || 'Default',
+      tokenCacheTtlMs: intFromEnv('AUTH_TOKEN_CACHE_TTL_S', 300) * 1000,
+      policyFile: process.env.POLICY_FILE || undefined,
+    },
     heatPollMs: intFromEnv('HEAT_POLL_MS', 1000),
     logLevel: process.env.LOG_LEVEL || 'info',
     mgmtSshPort: intFromEnv('MGMT_SSH_PORT', 22),
     sshConnectDeadlineMs: intFromEnv('SSH_CONNECT_DEADLINE_S', 300) * 1000,
     mgmtScriptTimeoutMs: intFromEnv('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
+    scriptsMemoryBytes: intFromEnv('SCRIPTS_MEMORY_MB', 2048) * 1024 * 1024,
+    scriptsOutputBytes: intFromEnv('SCRIPTS_OUTPUT_KB', 64) * 1024,
     maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
   };
 }

@@ -34,6 +34,8 @@ export interface RunningCloud {
   simulatorUrl: string;
   openstack: EmbeddedCloud;
   simulator: Child;
+  /** What the API needs to check callers' tokens: the `nfv` service user (keystonemiddleware's model). */
+  apiEnv: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -73,8 +75,10 @@ export async function startCloud(o: CloudOptions): Promise<RunningCloud> {
     await openstack.stop();
     throw e;
   }
+  const nfv = openstack.serviceUsers.nfv;
   return {
     authUrl: openstack.authUrl, heatUrl: openstack.heatUrl, simulatorUrl, openstack, simulator,
+    apiEnv: { NFV_SERVICE_USER: nfv.username, NFV_SERVICE_PASSWORD: nfv.password, NFV_SERVICE_PROJECT: nfv.project, NFV_SERVICE_DOMAIN: nfv.domain },
     async stop() {
       stopping = true;
       await stopComponent(simulator);

@@ -1,16 +1,18 @@
 /**
  * `npm start`: the whole product on loopback — Temporal dev server (SQLite
  * under DATA_DIR, Web UI), the embedded cloud (real Keystone and Heat, the VIM
- * simulator for Nova, Neutron, Glance, Cinder and the machines), worker and
- * API. Ctrl-C stops it all; starting again resumes whatever was in flight
+ * simulator for Nova, Neutron, Glance, Cinder and the machines), worker,
+ * scripts worker (package scripts, sandboxed) and API. Ctrl-C stops it all;
+ * starting again resumes whatever was in flight
  * (Temporal keeps it). With TEMPORAL_ADDRESS set, no dev server is started;
  * with OS_AUTH_URL set, no embedded cloud (the default VIM is that OpenStack).
  */
 import path from 'node:path';
 import { loadConfig } from '../common/config';
+import { privateDataDir } from '../common/data-dir';
 import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { startDevServer, DevServer } from '../runtime/dev-server';
-import { Child, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
+import { Child, scriptsWorkerEnv, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 
 async function main() {
   const cfg = loadConfig();
@@ -34,6 +36,7 @@ async function main() {
   process.on('SIGTERM', () => void stopAll(0));
 
   try {
+    privateDataDir(cfg.dataDir); // 0700: package scripts run as another user and must not read it
     if (!cfg.externalTemporal) {
       temporal = await startDevServer({
         dataDir: path.join(cfg.dataDir, 'temporal'), port: cfg.temporalPort, uiPort: cfg.temporalUiPort,
@@ -46,8 +49,8 @@ async function main() {
       env.VIMSIM_SSH_PORT ??= '2222';
       env.MGMT_SSH_PORT ??= env.VIMSIM_SSH_PORT;
     }
-    const launch = (name: Child['name']) => {
-      const c = startComponent(name, env);
+    const launch = (name: Child['name'], childEnv = env) => {
+      const c = startComponent(name, childEnv);
       children.push(c);
       void c.exited.then((code) => { if (!stopping) { say(`${name} exited (${code}); stopping everything`); void stopAll(1); } });
       return c;
@@ -59,8 +62,11 @@ async function main() {
         onSimulatorExit: (code) => { if (!stopping) { say(`vimsim exited (${code}); stopping everything`); void stopAll(1); } },
       });
     }
+    // Its own environment: Temporal, the task queue and the channel key derived from SECRET_KEY; no DATA_DIR, no secrets.
+    const scriptsEnv = scriptsWorkerEnv(env, cfg.dataDir);
     launch('worker');
-    const api = launch('api');
+    launch('scripts-worker', scriptsEnv);
+    const api = launch('api', { ...env, ...cloud?.apiEnv }); // the API checks tokens as the nfv service user
     await waitForHttp(`${cfg.apiBaseUrl}/healthz`, 120_000, api);
     say(`API (Tacker-compatible):    ${cfg.apiBaseUrl}`);
     say(`Temporal Web UI:            ${cfg.temporalUiUrl}`);

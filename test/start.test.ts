@@ -8,6 +8,7 @@ import { spawn, ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { KeystoneSession } from '../infra/openstack/keystone';
 import { zipFolder } from '../samples/build';
 import { freePort } from './harness/ports';
 
@@ -32,8 +33,12 @@ function start(): { proc: ChildProcess; ready: Promise<void>; exited: Promise<nu
   return { proc, ready, exited, output: () => out };
 }
 
+let keystone: KeystoneSession;
+
+/** JSON over HTTP; API calls carry the embedded Keystone's admin token. */
 async function j(method: string, url: string, body?: unknown): Promise<any> {
-  const r = await fetch(url, { method, headers: body ? { 'content-type': Buffer.isBuffer(body) ? 'application/zip' : 'application/json' } : {}, body: body ? (Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body)) : undefined });
+  const auth: Record<string, string> = url.startsWith(api) && !url.endsWith('/healthz') ? { 'x-auth-token': (await keystone.getToken()).value } : {};
+  const r = await fetch(url, { method, headers: { ...auth, ...(body ? { 'content-type': Buffer.isBuffer(body) ? 'application/zip' : 'application/json' } : {}) }, body: body ? (Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body)) : undefined });
   const text = await r.text();
   return { status: r.status, location: r.headers.get('location'), body: text ? JSON.parse(text) : undefined };
 }
@@ -63,6 +68,7 @@ beforeAll(async () => {
   delete env.TEMPORAL_ADDRESS;
   delete env.OS_AUTH_URL;
   api = `http://127.0.0.1:${apiPort}`;
+  keystone = new KeystoneSession({ authUrl: `http://127.0.0.1:${keystonePort}/v3`, username: 'admin', password: 'devstack', project: 'admin' });
   simUrl = `http://127.0.0.1:${simPort}`;
 });
 

@@ -5,7 +5,7 @@
  */
 import AdmZip from 'adm-zip';
 import path from 'node:path';
-import { zipFolder } from '../samples/build';
+import { sampleVariant } from '../samples/variant';
 import { call, onboard } from './support/api';
 import { renameZipEntry, tackerSampleFiles, zipFiles } from './vnfpkg-fixtures';
 
@@ -25,10 +25,22 @@ test.each(TACKER)('Tacker sample %s onboards through the API', async (name, vnfd
   expect(p.vnfdId).toBe(vnfdId);
   expect(p.vnfProvider).toBe('Company');
   expect(p.softwareImages.length + p.additionalArtifacts.length).toBeGreaterThan(0);
+  // Two of Tacker's samples share a vnfdId, which a project may onboard once: make room for the next.
+  expect((await call('PATCH', `/vnfpkgm/v1/vnf_packages/${p.id}`, { operationalState: 'DISABLED' })).status).toBe(200);
+  expect((await call('DELETE', `/vnfpkgm/v1/vnf_packages/${p.id}`)).status).toBe(204);
+});
+
+test('a vnfdId is onboarded once per project: a second upload of it fails with the reason', async () => {
+  const { zip } = sampleVariant(path.resolve(__dirname, '../samples/one_vdu_vnf'));
+  const first = await onboard(zip);
+  expect(first.onboardingState).toBe('ONBOARDED');
+  const second = await onboard(zip);
+  expect(second.onboardingState).toBe('CREATED');
+  expect(second.onboardingFailureDetails.detail).toContain(`already onboarded in this project as VNF package ${first.id}`);
 });
 
 test('package lifecycle: vnfd, content, artifacts, PATCH, DELETE', async () => {
-  const zip = zipFolder(path.resolve(__dirname, '../samples/two_vdu_vnf'));
+  const { zip } = sampleVariant(path.resolve(__dirname, '../samples/two_vdu_vnf'));
   const p = await onboard(zip);
   expect(p.onboardingState).toBe('ONBOARDED');
   const base = `/vnfpkgm/v1/vnf_packages/${p.id}`;
@@ -36,13 +48,14 @@ test('package lifecycle: vnfd, content, artifacts, PATCH, DELETE', async () => {
   // A second upload is refused once onboarded.
   expect((await call('PUT', `${base}/package_content`, zip)).status).toBe(409);
 
-  const vnfd = await fetch(`${(await import('./support/api')).apiUrl()}${base}/vnfd`, { headers: { accept: 'application/zip' } });
+  const { apiUrl, adminToken } = await import('./support/api');
+  const vnfd = await fetch(`${apiUrl()}${base}/vnfd`, { headers: { accept: 'application/zip', 'x-auth-token': await adminToken() } });
   expect(vnfd.status).toBe(200);
   const entries = new AdmZip(Buffer.from(await vnfd.arrayBuffer())).getEntries().map((e) => e.entryName);
   expect(entries).toContain('TOSCA-Metadata/TOSCA.meta');
   expect(entries.some((e) => e.endsWith('_df_simple.yaml'))).toBe(true);
 
-  const content = await fetch(`${(await import('./support/api')).apiUrl()}${base}/package_content`);
+  const content = await fetch(`${apiUrl()}${base}/package_content`, { headers: { 'x-auth-token': await adminToken() } });
   expect(Buffer.from(await content.arrayBuffer()).equals(zip)).toBe(true);
 
   const hot = await call('GET', `${base}/artifacts/BaseHOT/simple/nested/VDU1.yaml`);

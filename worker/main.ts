@@ -5,13 +5,17 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig } from '../common/config';
+import { outboundSettings } from '../common/outbound';
 import { openDb } from '../common/db';
 import { createLogger } from '../common/log';
 import { SecretBox } from '../common/secrets';
-import { connectClient, ensureSearchAttributes } from '../common/temporal';
+import { connectClient, ensureSearchAttributes, temporalConnectionSettings } from '../common/temporal';
 
 async function main() {
   const cfg = loadConfig();
+  outboundSettings(); // a malformed OUTBOUND_* setting stops the start, not the first call
+  // TEMPORAL_TLS* read and checked first: a bad setting stops the worker before anything else.
+  const temporal = temporalConnectionSettings(cfg);
   const log = createLogger('worker', cfg.logLevel);
   const db = openDb(cfg.dataDir);
   const box = SecretBox.fromEnvOrFile(cfg.dataDir);
@@ -19,7 +23,8 @@ async function main() {
   await ensureSearchAttributes(client, cfg.temporalNamespace);
   await client.connection.close();
 
-  const connection = await NativeConnection.connect({ address: cfg.temporalAddress });
+  const connection = await NativeConnection.connect({ address: temporal.address, ...(temporal.tls ? { tls: temporal.tls } : {}) })
+    .catch((e: Error) => { throw new Error(`cannot connect to Temporal at ${temporal.address} over ${temporal.security}: ${e.message}`, { cause: e }); });
   const worker = await Worker.create({
     connection,
     namespace: cfg.temporalNamespace,
@@ -30,7 +35,7 @@ async function main() {
     ...(cfg.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: cfg.maxCachedWorkflows } : {}),
   });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());
-  log.info({ taskQueue: cfg.taskQueue, temporal: cfg.temporalAddress }, 'worker started');
+  log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security }, 'worker started');
   await worker.run();
   await connection.close();
   db.$client.close();

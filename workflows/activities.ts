@@ -10,7 +10,11 @@ import type { LcmActivities } from '../activities';
 export const acts = proxyActivities<LcmActivities>({
   startToCloseTimeout: '2m',
   heartbeatTimeout: '30s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5 },
+  retry: {
+    initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5,
+    // the outbound policy's refusals and caps (common/outbound.ts) will not change on a retry
+    nonRetryableErrorTypes: ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'],
+  },
 });
 
 /** Reads and writes of our own database: retried until they succeed. */

@@ -1,42 +1,78 @@
 /**
- * Which VIM an instantiate runs on: a registered VIM named by
- * vimConnectionInfo[].vimId, a VIM given inline (interfaceInfo.endpoint +
- * accessInfo, registered on the fly with its password sealed), or the
- * default VIM from configuration. What the instance shows has no secrets.
+ * Which VIM an instantiate runs on, decided against the caller's project
+ * before anything is written:
+ *  - vimConnectionInfo naming a vimId the project may use (its own, or the
+ *    shared default VIM);
+ *  - a VIM given inline (interfaceInfo.endpoint + accessInfo): a VIM record
+ *    of the caller's project, new, or its own one of that id (overwritten);
+ *    the record is written in the operation's own transaction, so a request
+ *    refused later changes nothing;
+ *  - nothing: the project's default VIM, else the shared default.
+ * Another project's VIM, or the shared one with inline credentials, is
+ * refused. What the instance shows has no secrets.
  */
-import { eq } from 'drizzle-orm';
 import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { vims } from '../../common/db/schema';
+import { defaultVimFor, findOwnedVim, findUsableVim } from '../../common/db/repos/vims';
+import type { Scope } from '../../common/db/repos/scope';
 import { redact } from '../../common/secrets';
-import { defaultVimId } from '../../infra/vim';
+import type { Db } from '../../common/db';
 import type { ApiContext } from '../context';
-import { unprocessable } from '../errors';
+import { badRequest, HttpError, unprocessable } from '../errors';
+import { vimEndpointProblem } from '../../common/outbound';
 import type { InstantiateVnfRequest } from '../schemas/vnflcm';
 
 type Vci = NonNullable<InstantiateVnfRequest['vimConnectionInfo']>;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export function resolveVim(ctx: ApiContext, given: Vci | undefined): { vimId: string; shown: Record<string, unknown>[] } {
+export interface VimChoice {
+  vimId: string;
+  shown: Record<string, unknown>[];
+  /** The inline VIM's record, written inside the operation's transaction. */
+  write?: (tx: Tx) => void;
+}
+
+export function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined): VimChoice {
   const entries = given === undefined ? [] : Array.isArray(given) ? given : Object.entries(given).map(([id, e]) => ({ id, ...e }));
   const first = entries[0];
+  const shown = () => entries.map((e) => redact({ interfaceInfo: {}, accessInfo: {}, ...e, id: e.id ?? crypto.randomUUID() }));
   if (!first) {
-    const vimId = defaultVimId(ctx.db);
-    if (!vimId) throw unprocessable('no vimConnectionInfo given and no default VIM is configured');
-    return { vimId, shown: [{ id: crypto.randomUUID(), vimId, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3', interfaceInfo: {}, accessInfo: {} }] };
+    const vim = defaultVimFor(ctx.db, scope);
+    if (!vim) throw unprocessable('no vimConnectionInfo given and no default VIM is configured');
+    return { vimId: vim.id, shown: [{ id: crypto.randomUUID(), vimId: vim.id, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3', interfaceInfo: {}, accessInfo: {} }] };
   }
-  const access = (first.accessInfo ?? {}) as Record<string, string>;
-  const endpoint = (first.interfaceInfo as Record<string, string> | undefined)?.endpoint;
-  let vimId = first.vimId;
-  if (endpoint && access.username && access.password) {
-    vimId ??= crypto.randomUUID();
-    const row = {
-      name: `vim-${vimId}`, type: 'openstack', authUrl: endpoint, username: access.username,
-      passwordSealed: ctx.box.seal(access.password), project: access.project ?? access.projectName ?? 'admin',
-      projectDomain: access.projectDomain ?? 'Default', userDomain: access.userDomain ?? 'Default', region: access.region ?? 'RegionOne',
-    };
-    ctx.db.insert(vims).values({ id: vimId, isDefault: false, createdAt: new Date().toISOString(), ...row })
-      .onConflictDoUpdate({ target: vims.id, set: row }).run();
-  } else if (!vimId || !ctx.db.select({ id: vims.id }).from(vims).where(eq(vims.id, vimId)).get()) {
-    throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId ?? '(none)'} is not registered; register it or give interfaceInfo.endpoint and accessInfo`);
+  const access = (first.accessInfo ?? {}) as Record<string, unknown>;
+  const endpoint = (first.interfaceInfo as Record<string, unknown> | undefined)?.endpoint;
+  const inline = typeof endpoint === 'string' && typeof access.username === 'string' && typeof access.password === 'string';
+  if (!inline) {
+    if (!first.vimId || !findUsableVim(ctx.db, scope, first.vimId)) {
+      throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${first.vimId ?? '(none)'} is not registered for your project; register it (openstack vim register) or give interfaceInfo.endpoint and accessInfo`);
+    }
+    return { vimId: first.vimId, shown: shown() };
   }
-  return { vimId, shown: entries.map((e) => redact({ interfaceInfo: {}, accessInfo: {}, ...e, id: e.id ?? crypto.randomUUID() })) };
+  const outbound = vimEndpointProblem(endpoint);
+  if (outbound) throw badRequest(`vimConnectionInfo[0].interfaceInfo.endpoint: ${outbound}`);
+  const vimId = first.vimId ?? crypto.randomUUID();
+  const own = findOwnedVim(ctx.db, { projectId: scope.projectId, all: false }, vimId);
+  if (!own && findUsableVim(ctx.db, scope, vimId)) throw new HttpError(403, `vimConnectionInfo[0].vimId: VIM ${vimId} is shared read-only; leave out interfaceInfo and accessInfo to use it`, 'Forbidden');
+  if (!own && ctx.db.select({ id: vims.id }).from(vims).all().some((v) => v.id === vimId)) {
+    throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId} is not registered for your project; choose another id`);
+  }
+  const str = (k: string, dflt: string) => (typeof access[k] === 'string' && access[k] ? String(access[k]) : dflt);
+  const row = {
+    name: own?.name ?? `vim-${vimId}`, type: 'openstack', authUrl: endpoint, username: String(access.username),
+    passwordSealed: ctx.box.seal(String(access.password)), project: str('project', str('projectName', 'admin')),
+    projectDomain: str('projectDomain', 'Default'), userDomain: str('userDomain', 'Default'), region: str('region', 'RegionOne'),
+    updatedAt: new Date().toISOString(),
+  };
+  return {
+    vimId,
+    shown: shown(),
+    write: (tx) => {
+      const written = tx.insert(vims).values({ id: vimId, projectId: scope.projectId, shared: false, isDefault: false, createdAt: row.updatedAt, ...row })
+        .onConflictDoUpdate({ target: vims.id, set: row, setWhere: eq(vims.projectId, scope.projectId) }).run();
+      if (written.changes === 0) throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId} is not registered for your project; choose another id`);
+    },
+  };
 }

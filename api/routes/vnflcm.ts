@@ -3,13 +3,18 @@
  * answers with the Version header and keys vimConnectionInfo by id).
  */
 import crypto from 'node:crypto';
-import express, { Router } from 'express';
-import { and, desc, eq, like } from 'drizzle-orm';
+import express, { Router, type Request, type Response } from 'express';
+import { and, eq, inArray, like, not } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
+import { findInstance, findOpOcc, listInstances, listOpOccs } from '../../common/db/repos/instances';
+import { packageForVnfd } from '../../common/db/repos/packages';
+import { callerOf } from '../auth/middleware';
+import { scopeOf } from '../auth/policy';
+import { authorize } from './authorize';
 import { buildStack, vduCountsForLevel } from '../../infra/hot';
 import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
 import { resolveHook } from '../../mgmt/registry';
-import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../workflows/definitions';
+import { cancelUpdate, failUpdate, FINAL_STATES, retryUpdate, rollbackUpdate } from '../../workflows/definitions';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
 import { operatorTask, startOperation } from '../operations';
@@ -22,6 +27,7 @@ import { ApiVersion, instanceView, opOccView } from '../views';
 import { filterRows } from './filter';
 import { refreshPackageUsage } from '../../common/db/package-usage';
 import { resolveVim } from './vim-selection';
+import { coordinationTargetProblem } from '../../coord/client';
 
 const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
 
@@ -39,78 +45,86 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     next();
   });
 
-  const loadInstance = (id: string) => {
-    const i = db.select().from(vnfInstances).where(eq(vnfInstances.id, id)).get();
+  /** The caller's project (admins: any project's) instance, else 404 — never 403: others' ids are not revealed. */
+  const loadInstance = (res: Response, id: string) => {
+    const i = findInstance(db, scopeOf(callerOf(res)), id);
     if (!i) throw notFound(`VNF instance ${id} not found`);
     return i;
   };
-  const loadOpOcc = (id: string) => {
-    const o = db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, id)).get();
+  const loadOpOcc = (res: Response, id: string) => {
+    const o = findOpOcc(db, scopeOf(callerOf(res)), id);
     if (!o) throw notFound(`VNF LCM operation occurrence ${id} not found`);
     return o;
   };
+  const scope = (res: Response) => scopeOf(callerOf(res));
+  const listScope = (req: Request, res: Response) => scopeOf(callerOf(res), req.query.all_projects === 'true');
+  const id = (req: Request) => String(req.params.id);
+  const readI = authorize('vnf_instances', 'read');
+  const writeI = authorize('vnf_instances', 'write');
   const accepted = (res: express.Response, opOccId: string) =>
     res.status(202).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_lcm_op_occs/${opOccId}`).end();
 
   r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: `/vnflcm/${v}`, apiVersions: [{ version: API_VERSIONS[v], isDeprecated: false }] }); });
 
-  r.post('/vnf_instances', json, (req, res) => {
+  r.post('/vnf_instances', json, writeI, (req, res) => {
     const body = parse(CreateVnfRequest, req.body);
-    // Several packages may carry one vnfdId (re-uploads); the newest ENABLED one is used.
-    const pkg = db.select().from(vnfPackages)
-      .where(and(eq(vnfPackages.vnfdId, body.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED')))
-      .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
-    if (!pkg) throw unprocessable(`vnfdId: no onboarded VNF package has vnfdId ${body.vnfdId}`);
+    const caller = callerOf(res);
+    const pkg = packageForVnfd(db, { projectId: caller.projectId, all: false }, body.vnfdId);
+    if (!pkg) throw unprocessable(`vnfdId: no onboarded VNF package of your project has vnfdId ${body.vnfdId}`);
     if (pkg.operationalState !== 'ENABLED') throw conflict(`VNF package ${pkg.id} (vnfdId ${body.vnfdId}) is DISABLED`);
-    const id = crypto.randomUUID();
+    const instId = crypto.randomUUID();
     db.insert(vnfInstances).values({
-      id, vnfInstanceName: body.vnfInstanceName ?? `vnf-${id}`, vnfInstanceDescription: body.vnfInstanceDescription ?? null,
+      id: instId, projectId: caller.projectId, vnfInstanceName: body.vnfInstanceName ?? `vnf-${instId}`, vnfInstanceDescription: body.vnfInstanceDescription ?? null,
       vnfdId: body.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
       vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
     }).run();
     refreshPackageUsage(ctx.db, pkg.id);
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${id}`).json(instanceView(loadInstance(id), v));
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(loadInstance(res, instId), v));
   });
 
-  r.get('/vnf_instances', (req, res) => {
-    const rows = db.select().from(vnfInstances).all().map((i) => instanceView(i, v));
+  r.get('/vnf_instances', readI, (req, res) => {
+    const rows = listInstances(db, listScope(req, res)).map((i) => instanceView(i, v));
     res.json(filterRows(rows, req.query));
   });
 
-  r.get('/vnf_instances/:id', (req, res) => { res.json(instanceView(loadInstance(req.params.id), v)); });
+  r.get('/vnf_instances/:id', readI, (req, res) => { res.json(instanceView(loadInstance(res, id(req)), v)); });
 
-  r.delete('/vnf_instances/:id', (req, res) => {
-    const inst = loadInstance(req.params.id);
-    if (inst.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${inst.id} is ${inst.instantiationState}; terminate it first`);
-    const open = db.select().from(vnfLcmOpOccs).where(and(eq(vnfLcmOpOccs.vnfInstanceId, inst.id), eq(vnfLcmOpOccs.operationState, 'FAILED_TEMP'))).get();
-    if (open) throw conflict(`VNF instance ${inst.id} has operation ${open.id} in FAILED_TEMP`);
-    db.delete(vnfInstances).where(eq(vnfInstances.id, inst.id)).run();
+  r.delete('/vnf_instances/:id', writeI, (req, res) => {
+    const inst = loadInstance(res, id(req));
+    db.transaction((tx) => {
+      // An operation still running (even an instantiate, while the instance is NOT_INSTANTIATED) owns the instance.
+      const open = tx.select().from(vnfLcmOpOccs).where(and(eq(vnfLcmOpOccs.vnfInstanceId, inst.id), not(inArray(vnfLcmOpOccs.operationState, [...FINAL_STATES])))).get();
+      if (open) throw conflict(`VNF instance ${inst.id} has operation ${open.id} (${open.operation}) in ${open.operationState}`);
+      const fresh = tx.select().from(vnfInstances).where(eq(vnfInstances.id, inst.id)).get();
+      if (fresh?.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${inst.id} is ${fresh?.instantiationState}; terminate it first`);
+      tx.delete(vnfInstances).where(eq(vnfInstances.id, inst.id)).run();
+    }, { behavior: 'immediate' });
     refreshPackageUsage(ctx.db, inst.vnfPkgId);
     res.status(204).end();
   });
 
-  r.post('/vnf_instances/:id/instantiate', json, async (req, res) => {
+  r.post('/vnf_instances/:id/instantiate', json, writeI, async (req, res) => {
     const body = parse(InstantiateVnfRequest, req.body);
-    const inst = loadInstance(req.params.id);
+    const inst = loadInstance(res, id(req));
     const pkg = db.select().from(vnfPackages).where(eq(vnfPackages.id, inst.vnfPkgId)).get();
     const vnfd = pkg?.vnfd as unknown as Vnfd | undefined;
     if (!vnfd) throw conflict(`VNF package ${inst.vnfPkgId} of instance ${inst.id} is gone`);
     checkAgainstVnfd(ctx, inst.vnfPkgId, vnfd, body);
     checkDriverParams(ctx, inst.vnfPkgId, vnfd.flavours[body.flavourId], body.additionalParams ?? {});
-    const vim = resolveVim(ctx, body.vimConnectionInfo);
+    const vim = resolveVim(ctx, { projectId: inst.projectId, all: false }, body.vimConnectionInfo);
     const op = await startOperation(ctx, {
-      instanceId: inst.id, operation: 'INSTANTIATE', params: body,
+      scope: scope(res), instanceId: inst.id, operation: 'INSTANTIATE', params: body, write: vim.write,
       precondition: (i) => { if (i.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${i.id} is already INSTANTIATED`); },
       alsoWrite: () => ({ vimId: vim.vimId, vimConnectionInfo: vim.shown }),
     });
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/terminate', json, async (req, res) => {
+  r.post('/vnf_instances/:id/terminate', json, writeI, async (req, res) => {
     const body = parse(TerminateVnfRequest, req.body);
     const op = await startOperation(ctx, {
-      instanceId: req.params.id, operation: 'TERMINATE', params: body,
+      scope: scope(res), instanceId: id(req), operation: 'TERMINATE', params: body,
       precondition: requireInstantiated,
     });
     accepted(res, op.id);
@@ -119,89 +133,95 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const requireInstantiated = (i: { id: string; instantiationState: string }) => {
     if (i.instantiationState !== 'INSTANTIATED') throw conflict(`VNF instance ${i.id} is NOT_INSTANTIATED`);
   };
-  const instantiatedInfo = (id: string) => {
-    const inst = loadInstance(id);
+  const instantiatedInfo = (res: Response, instanceId: string) => {
+    const inst = loadInstance(res, instanceId);
     requireInstantiated(inst);
     const pkg = db.select({ vnfd: vnfPackages.vnfd }).from(vnfPackages).where(eq(vnfPackages.id, inst.vnfPkgId)).get();
     const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
     return { inst, info, flavour: (pkg?.vnfd as unknown as Vnfd | undefined)?.flavours[info.flavourId] };
   };
 
-  r.post('/vnf_instances/:id/heal', json, async (req, res) => {
+  r.post('/vnf_instances/:id/heal', json, writeI, async (req, res) => {
     const body = parse(HealVnfRequest, req.body ?? {});
-    const { info } = instantiatedInfo(req.params.id);
+    const { info } = instantiatedInfo(res, id(req));
     const known = new Set([...info.vnfcResourceInfo.map((v) => v.id), ...info.vnfcInfo.map((v) => v.id)]);
-    ([] as string[]).concat(body.vnfcInstanceId ?? []).forEach((id, i) => {
-      if (!known.has(id)) throw badRequest(`vnfcInstanceId${Array.isArray(body.vnfcInstanceId) ? `[${i}]` : ''}: "${id}" is not a VNFC of VNF instance ${req.params.id}`);
+    ([] as string[]).concat(body.vnfcInstanceId ?? []).forEach((vnfcId, i) => {
+      if (!known.has(vnfcId)) throw badRequest(`vnfcInstanceId${Array.isArray(body.vnfcInstanceId) ? `[${i}]` : ''}: "${vnfcId}" is not a VNFC of VNF instance ${id(req)}`);
     });
-    const op = await startOperation(ctx, { instanceId: req.params.id, operation: 'HEAL', params: body, precondition: requireInstantiated });
+    const op = await startOperation(ctx, { scope: scope(res), instanceId: id(req), operation: 'HEAL', params: body, precondition: requireInstantiated });
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/scale', json, async (req, res) => {
+  r.post('/vnf_instances/:id/scale', json, writeI, async (req, res) => {
     const body = parse(ScaleVnfRequest, req.body);
-    const { info, flavour } = instantiatedInfo(req.params.id);
-    if (!flavour) throw conflict(`the VNFD of VNF instance ${req.params.id} is gone`);
+    const { info, flavour } = instantiatedInfo(res, id(req));
+    if (!flavour) throw conflict(`the VNFD of VNF instance ${id(req)} is gone`);
     try {
       planScale(flavour, info, body);
     } catch (e) {
       const msg = (e as Error).message;
       throw msg.startsWith('aspectId') ? badRequest(msg) : unprocessable(msg);
     }
-    const op = await startOperation(ctx, { instanceId: req.params.id, operation: 'SCALE', params: body, precondition: requireInstantiated });
+    const op = await startOperation(ctx, { scope: scope(res), instanceId: id(req), operation: 'SCALE', params: body, precondition: requireInstantiated });
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/change_vnfpkg', json, async (req, res) => {
+  r.post('/vnf_instances/:id/change_vnfpkg', json, writeI, async (req, res) => {
     if (v !== 'v2') throw notFound('change_vnfpkg is a /vnflcm/v2 task');
     const body = parse(ChangeCurrentVnfPkgRequest, req.body);
-    const { inst, info } = instantiatedInfo(req.params.id);
+    const { inst, info } = instantiatedInfo(res, id(req));
     if (body.additionalParams.upgrade_type === 'BlueGreen') {
       throw unprocessable('additionalParams.upgrade_type: BlueGreen is not supported yet on OpenStack; use RollingUpdate');
     }
-    const target = db.select().from(vnfPackages).where(and(eq(vnfPackages.vnfdId, body.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED')))
-      .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
-    if (!target) throw unprocessable(`vnfdId: no onboarded VNF package has vnfdId ${body.vnfdId}`);
+    const target = packageForVnfd(db, { projectId: inst.projectId, all: false }, body.vnfdId);
+    if (!target) throw unprocessable(`vnfdId: no onboarded VNF package of the instance's project has vnfdId ${body.vnfdId}`);
     if (target.operationalState !== 'ENABLED') throw conflict(`VNF package ${target.id} (vnfdId ${body.vnfdId}) is DISABLED`);
     if (target.id === inst.vnfPkgId) throw unprocessable(`vnfdId: VNF instance ${inst.id} already uses package ${target.id}`);
     const flavour = (target.vnfd as unknown as Vnfd).flavours[info.flavourId];
     if (!flavour) throw unprocessable(`vnfdId: the new VNFD has no flavour ${info.flavourId}, the instance's flavour`);
     body.additionalParams.vdu_params.forEach((p, i) => {
       if (!flavour.vdus[p.vdu_id]) throw badRequest(`additionalParams.vdu_params[${i}].vdu_id: "${p.vdu_id}" is not a VDU of flavour ${info.flavourId}`);
+      for (const side of ['old_vnfc_param', 'new_vnfc_param'] as const) {
+        const param = p[side];
+        const problem = param && coordinationTargetProblem({ endpoint: param.endpoint ?? '', authentication: param.authentication });
+        if (problem) throw badRequest(`additionalParams.vdu_params[${i}].${side}: ${problem}`);
+      }
     });
-    const op = await startOperation(ctx, { instanceId: inst.id, operation: 'CHANGE_VNFPKG', params: body, precondition: requireInstantiated });
+    const op = await startOperation(ctx, { scope: scope(res), instanceId: inst.id, operation: 'CHANGE_VNFPKG', params: body, precondition: requireInstantiated });
     accepted(res, op.id);
   });
 
-  r.get('/vnf_lcm_op_occs', (req, res) => {
-    const rows = db.select().from(vnfLcmOpOccs).all().map((o) => opOccView(o, v, ctx.cfg));
+  const readO = authorize('vnf_lcm_op_occs', 'read');
+  const writeO = authorize('vnf_lcm_op_occs', 'write');
+  r.get('/vnf_lcm_op_occs', readO, (req, res) => {
+    const rows = listOpOccs(db, listScope(req, res)).map((o) => opOccView(o, v, ctx.cfg));
     res.json(filterRows(rows, req.query, ['operationState', 'vnfInstanceId', 'operation']));
   });
 
-  r.get('/vnf_lcm_op_occs/:id', (req, res) => { res.json(opOccView(loadOpOcc(req.params.id), v, ctx.cfg)); });
+  r.get('/vnf_lcm_op_occs/:id', readO, (req, res) => { res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg)); });
 
-  const needsFailedTemp = (id: string, task: string) => {
-    const o = loadOpOcc(id);
-    if (o.operationState !== 'FAILED_TEMP') throw conflict(`${task} needs FAILED_TEMP; operation ${id} is ${o.operationState}`);
+  const needsFailedTemp = (res: Response, opId: string, task: string) => {
+    const o = loadOpOcc(res, opId);
+    if (o.operationState !== 'FAILED_TEMP') throw conflict(`${task} needs FAILED_TEMP; operation ${opId} is ${o.operationState}`);
   };
-  r.post('/vnf_lcm_op_occs/:id/retry', async (req, res) => {
-    needsFailedTemp(req.params.id, 'retry');
-    await operatorTask(ctx, req.params.id, retryUpdate.name);
+  r.post('/vnf_lcm_op_occs/:id/retry', writeO, async (req, res) => {
+    needsFailedTemp(res, id(req), 'retry');
+    await operatorTask(ctx, id(req), retryUpdate.name);
     res.status(202).end();
   });
-  r.post('/vnf_lcm_op_occs/:id/rollback', async (req, res) => {
-    needsFailedTemp(req.params.id, 'rollback');
-    await operatorTask(ctx, req.params.id, rollbackUpdate.name);
+  r.post('/vnf_lcm_op_occs/:id/rollback', writeO, async (req, res) => {
+    needsFailedTemp(res, id(req), 'rollback');
+    await operatorTask(ctx, id(req), rollbackUpdate.name);
     res.status(202).end();
   });
-  r.post('/vnf_lcm_op_occs/:id/fail', async (req, res) => {
-    needsFailedTemp(req.params.id, 'fail');
-    await operatorTask(ctx, req.params.id, failUpdate.name);
-    res.json(opOccView(loadOpOcc(req.params.id), v, ctx.cfg));
+  r.post('/vnf_lcm_op_occs/:id/fail', writeO, async (req, res) => {
+    needsFailedTemp(res, id(req), 'fail');
+    await operatorTask(ctx, id(req), failUpdate.name);
+    res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg));
   });
-  r.post('/vnf_lcm_op_occs/:id/cancel', json, async (req, res) => {
+  r.post('/vnf_lcm_op_occs/:id/cancel', json, writeO, async (req, res) => {
     const body = parse(CancelModeRequest, req.body ?? {});
-    const o = loadOpOcc(req.params.id);
+    const o = loadOpOcc(res, id(req));
     if (!['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(o.operationState)) {
       throw conflict(`cancel needs STARTING, PROCESSING or ROLLING_BACK; operation ${o.id} is ${o.operationState}`);
     }

@@ -1,6 +1,6 @@
 /** SOL005 VNF package management: /vnfpkgm/v1. Onboarding runs as a workflow. */
 import crypto from 'node:crypto';
-import express, { Router } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import AdmZip from 'adm-zip';
 import { and, eq, inArray } from 'drizzle-orm';
 import { vnfPackageContents, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
@@ -10,43 +10,51 @@ import { parse } from '../validate';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnfpkgm';
 import { packageView } from '../views';
 import { filterRows } from './filter';
+import { findPackage, listPackages } from '../../common/db/repos/packages';
+import { callerOf } from '../auth/middleware';
+import { scopeOf } from '../auth/policy';
+import { authorize } from './authorize';
 
 const MAX_PACKAGE_BYTES = 2 * 1024 * 1024 * 1024;
 
 export function vnfpkgmRouter(ctx: ApiContext): Router {
   const { db } = ctx;
   const r = Router();
-  const load = (id: string) => {
-    const p = db.select().from(vnfPackages).where(eq(vnfPackages.id, id)).get();
+  /** The caller's project's package (admins: any), else 404. */
+  const load = (res: Response, id: string) => {
+    const p = findPackage(db, scopeOf(callerOf(res)), id);
     if (!p) throw notFound(`VNF package ${id} not found`);
     return p;
   };
+  const id = (req: Request) => String(req.params.id);
+  const read = authorize('vnf_packages', 'read');
+  const write = authorize('vnf_packages', 'write');
   const requireOnboarded = (p: { id: string; onboardingState: string }) => {
     if (p.onboardingState !== 'ONBOARDED') throw conflict(`VNF package ${p.id} is ${p.onboardingState}, not ONBOARDED`);
   };
 
   r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: '/vnfpkgm/v1', apiVersions: [{ version: '2.6.1', isDeprecated: false }] }); });
 
-  r.post('/vnf_packages', express.json(), (req, res) => {
+  r.post('/vnf_packages', express.json(), write, (req, res) => {
     const body = parse(CreateVnfPkgInfoRequest, req.body ?? {});
-    const id = crypto.randomUUID();
+    const pkgId = crypto.randomUUID();
     db.insert(vnfPackages).values({
-      id, onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE',
+      id: pkgId, projectId: callerOf(res).projectId, onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE',
       userDefinedData: body.userDefinedData ?? {}, createdAt: new Date().toISOString(),
     }).run();
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${id}`).json(packageView(load(id)));
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(load(res, pkgId)));
   });
 
-  r.get('/vnf_packages', (req, res) => {
-    const rows = db.select().from(vnfPackages).all().map(packageView);
+  r.get('/vnf_packages', read, (req, res) => {
+    const rows = listPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true')).map(packageView);
     res.json(filterRows(rows, req.query));
   });
 
-  r.get('/vnf_packages/:id', (req, res) => { res.json(packageView(load(req.params.id))); });
+  r.get('/vnf_packages/:id', read, (req, res) => { res.json(packageView(load(res, id(req)))); });
 
-  r.patch('/vnf_packages/:id', express.json({ type: ['application/json', 'application/merge-patch+json'] }), (req, res) => {
+  r.patch('/vnf_packages/:id', express.json({ type: ['application/json', 'application/merge-patch+json'] }), write, (req, res) => {
     const mods = parse(VnfPkgInfoModifications, req.body);
-    const p = load(req.params.id);
+    const p = load(res, id(req));
     if (mods.operationalState) {
       requireOnboarded(p);
       if (mods.operationalState === p.operationalState) throw conflict(`VNF package ${p.id} is already ${p.operationalState}`);
@@ -62,8 +70,8 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     res.json(mods);
   });
 
-  r.delete('/vnf_packages/:id', (req, res) => {
-    const p = load(req.params.id);
+  r.delete('/vnf_packages/:id', write, (req, res) => {
+    const p = load(res, id(req));
     if (p.operationalState !== 'DISABLED' || p.usageState !== 'NOT_IN_USE') {
       throw conflict(`VNF package ${p.id} must be DISABLED and NOT_IN_USE to be deleted (it is ${p.operationalState}, ${p.usageState})`);
     }
@@ -72,14 +80,14 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     res.status(204).end();
   });
 
-  r.put('/vnf_packages/:id/package_content', express.raw({ type: () => true, limit: MAX_PACKAGE_BYTES }), async (req, res) => {
-    const p = load(req.params.id);
+  r.put('/vnf_packages/:id/package_content', write, express.raw({ type: () => true, limit: MAX_PACKAGE_BYTES }), async (req, res) => {
+    const p = load(res, id(req));
     const zip = req.body as Buffer;
     if (!Buffer.isBuffer(zip) || zip.length === 0) throw badRequest('package_content: the request body must be the zip file');
     // CREATED -> UPLOADING atomically, so two uploads cannot both proceed.
     const claimed = db.update(vnfPackages).set({ onboardingState: 'UPLOADING', onboardingFailureDetails: null })
       .where(and(eq(vnfPackages.id, p.id), eq(vnfPackages.onboardingState, 'CREATED'))).run();
-    if (claimed.changes === 0) throw conflict(`VNF package ${p.id} is ${load(p.id).onboardingState}; content can only be uploaded in CREATED`);
+    if (claimed.changes === 0) throw conflict(`VNF package ${p.id} is ${load(res, p.id).onboardingState}; content can only be uploaded in CREATED`);
     db.transaction((tx) => {
       tx.insert(vnfPackageContents).values({ packageId: p.id, zip }).onConflictDoUpdate({ target: vnfPackageContents.packageId, set: { zip } }).run();
       tx.update(vnfPackages).set({ onboardingState: 'PROCESSING' }).where(eq(vnfPackages.id, p.id)).run();
@@ -95,16 +103,16 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     res.status(202).end();
   });
 
-  r.get('/vnf_packages/:id/package_content', (req, res) => {
-    const p = load(req.params.id);
+  r.get('/vnf_packages/:id/package_content', read, (req, res) => {
+    const p = load(res, id(req));
     requireOnboarded(p);
     const c = db.select().from(vnfPackageContents).where(eq(vnfPackageContents.packageId, p.id)).get();
     if (!c) throw notFound(`VNF package ${p.id} has no content`);
     res.type('application/zip').send(c.zip);
   });
 
-  r.get('/vnf_packages/:id/vnfd', (req, res) => {
-    const p = load(req.params.id);
+  r.get('/vnf_packages/:id/vnfd', read, (req, res) => {
+    const p = load(res, id(req));
     requireOnboarded(p);
     const paths = [...(p.vnfdFiles ?? []), 'TOSCA-Metadata/TOSCA.meta'];
     const files = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, p.id), inArray(vnfPackageFiles.path, paths))).all();
@@ -121,8 +129,8 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     res.type('application/zip').send(z.toBuffer());
   });
 
-  r.get('/vnf_packages/:id/artifacts/*artifactPath', (req, res) => {
-    const p = load(req.params.id);
+  r.get('/vnf_packages/:id/artifacts/*artifactPath', read, (req, res) => {
+    const p = load(res, id(req));
     requireOnboarded(p);
     const parts = (req.params as unknown as { artifactPath: string[] }).artifactPath;
     const path = parts.join('/');

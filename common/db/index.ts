@@ -3,10 +3,10 @@
  * share it) and applies the committed migrations in drizzle/.
  */
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
 import { drizzle, BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { privateDataDir } from '../data-dir';
 import * as schema from './schema';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -14,7 +14,7 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle');
 
 export function openDb(dataDir: string): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
+  privateDataDir(dataDir);
   const sqlite = new Database(path.join(dataDir, 'orchestrator.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 10000');

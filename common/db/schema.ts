@@ -7,9 +7,18 @@ import { sqliteTable, text, integer, blob, primaryKey, index } from 'drizzle-orm
 
 type Json = Record<string, unknown>;
 
+/**
+ * Every resource has an owning Keystone project (`project_id`); the
+ * repositories in common/db/repos filter every query by it. Rows from
+ * before ownership existed have '' and are seen by admins only.
+ */
 export const vims = sqliteTable('vims', {
   id: text('id').primaryKey(),
+  /** Owning project; the configured default VIM is the admin project's, shared read-only with every project. */
+  projectId: text('project_id').notNull().default(''),
+  shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
   name: text('name').notNull(),
+  description: text('description').notNull().default(''),
   type: text('type').notNull().default('openstack'),
   authUrl: text('auth_url').notNull(),
   username: text('username').notNull(),
@@ -20,11 +29,15 @@ export const vims = sqliteTable('vims', {
   region: text('region').notNull().default('RegionOne'),
   caCert: text('ca_cert'),
   isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
+  /** Tacker's VIM status: REACHABLE when its Keystone accepted the credentials at registration. */
+  status: text('status').notNull().default('REACHABLE'),
   createdAt: text('created_at').notNull(),
-});
+  updatedAt: text('updated_at'),
+}, (t) => [index('vims_project').on(t.projectId)]);
 
 export const vnfPackages = sqliteTable('vnf_packages', {
   id: text('id').primaryKey(),
+  projectId: text('project_id').notNull().default(''),
   onboardingState: text('onboarding_state').notNull(),
   operationalState: text('operational_state').notNull(),
   usageState: text('usage_state').notNull(),
@@ -45,7 +58,7 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   softwareImages: text('software_images', { mode: 'json' }).$type<Json[]>(),
   additionalArtifacts: text('additional_artifacts', { mode: 'json' }).$type<Json[]>(),
   createdAt: text('created_at').notNull(),
-}, (t) => [index('vnf_packages_vnfd_id').on(t.vnfdId)]);
+}, (t) => [index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId)]);
 
 /** Uploaded zips, kept apart so package listings never load them. */
 export const vnfPackageContents = sqliteTable('vnf_package_contents', {
@@ -62,6 +75,7 @@ export const vnfPackageFiles = sqliteTable('vnf_package_files', {
 
 export const vnfInstances = sqliteTable('vnf_instances', {
   id: text('id').primaryKey(),
+  projectId: text('project_id').notNull().default(''),
   vnfInstanceName: text('vnf_instance_name'),
   vnfInstanceDescription: text('vnf_instance_description'),
   vnfdId: text('vnfd_id').notNull(),
@@ -82,10 +96,12 @@ export const vnfInstances = sqliteTable('vnf_instances', {
   /** The InstantiateVnfRequest it was instantiated with (sealed: it may hold secrets); heal and scale rebuild from it. */
   instantiateParamsSealed: text('instantiate_params_sealed'),
   createdAt: text('created_at').notNull(),
-});
+}, (t) => [index('vnf_instances_project').on(t.projectId)]);
 
 export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   id: text('id').primaryKey(),
+  /** The instance's project, copied so op occ queries filter without a join. */
+  projectId: text('project_id').notNull().default(''),
   vnfInstanceId: text('vnf_instance_id').notNull(),
   operation: text('operation').notNull(),
   operationState: text('operation_state').notNull(),
@@ -109,7 +125,7 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   rollingProgress: text('rolling_progress', { mode: 'json' }).$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
   /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
-}, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState)]);
+}, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId)]);
 
 /** SSH host keys pinned per VNFC on first use; a heal that replaces the VNFC's server forgets its pin. */
 export const sshHostKeys = sqliteTable('ssh_host_keys', {

@@ -1,8 +1,8 @@
 /**
  * jest globalSetup: one real Temporal dev server (absolute CLI path), the
  * embedded cloud (real Keystone and Heat from PyPI, the VIM simulator), a
- * worker and the API, each on a free loopback port, with a fresh data
- * directory. HARNESS=off skips it (pure unit test runs).
+ * worker, the scripts worker and the API, each on a free loopback port, with
+ * a fresh data directory. HARNESS=off skips it (pure unit test runs).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startCloud, type RunningCloud } from '../../runtime/cloud';
 import { startDevServer } from '../../runtime/dev-server';
 import { ensureOpenStackInstalled } from '../../runtime/openstack';
-import { startComponent, waitForHttp } from '../../runtime/processes';
+import { scriptsWorkerEnv, startComponent, waitForHttp } from '../../runtime/processes';
 import { freePort } from './ports';
 import { ProductState, writeState } from './state';
 
@@ -38,9 +38,12 @@ export default async function setup(): Promise<void> {
     DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), VIMSIM_PORT: String(vimsimPort),
     KEYSTONE_PORT: String(keystonePort), HEAT_PORT: String(heatPort), HEAT_TASK_SLEEP_SCALE: TEST_HEAT_SLEEP_SCALE,
     VIMSIM_DELAY_MS: '100', HEAT_POLL_MS: '200', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
+    // a revoked token stops working within 2 s (test/identity.test.ts)
+    AUTH_TOKEN_CACHE_TTL_S: '2',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
     // TLS material for the coordination client; tests write these files when they need them
+    COORD_CLIENT_CERT_HOSTS: '127.0.0.1',
     COORD_CA_FILE: path.join(dataDir, 'coord', 'ca.pem'), COORD_CLIENT_CERT: path.join(dataDir, 'coord', 'client.pem'), COORD_CLIENT_KEY: path.join(dataDir, 'coord', 'client-key.pem'),
   };
   delete env.OS_AUTH_URL;
@@ -58,9 +61,12 @@ export default async function setup(): Promise<void> {
     (globalThis as Record<string, unknown>).__cloud = cloud;
     state.pids.vimsim = cloud.simulator.proc.pid!;
     cloud.simulator.proc.unref();
-    for (const name of ['worker', 'api'] as const) {
+    // The scripts worker gets its own narrow environment (no DATA_DIR, no secrets; the channel key, derived before the worker runs).
+    const scriptsEnv = scriptsWorkerEnv(env, dataDir);
+    for (const name of ['worker', 'scripts-worker', 'api'] as const) {
       const log = fs.openSync(path.join(logDir, `${name}.log`), 'a');
-      const c = startComponent(name, env, log);
+      // the API (only) checks callers' tokens, as the nfv service user
+      const c = startComponent(name, name === 'scripts-worker' ? scriptsEnv : name === 'api' ? { ...env, ...cloud.apiEnv } : env, log);
       state.pids[name] = c.proc.pid!;
       writeState(state);
       c.proc.unref();

@@ -10,12 +10,28 @@ export function apiUrl(): string {
   return readState().apiUrl;
 }
 
+let adminSession: KeystoneSession | undefined;
+
+/** A token of the embedded Keystone's admin (project admin), cached; the API's default caller in tests. */
+export async function adminToken(): Promise<string> {
+  adminSession ??= new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' });
+  return (await adminSession.getToken()).value;
+}
+
+/**
+ * Calls the API as the admin, unless `headers` carries its own X-Auth-Token
+ * (another caller) or `'x-auth-token': ''` (no token at all).
+ */
 export async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res<T>> {
   const isBuf = Buffer.isBuffer(body);
   const raw = typeof body === 'string';
+  const given = Object.keys(headers).find((k) => k.toLowerCase() === 'x-auth-token');
+  const auth: Record<string, string> = given === undefined ? { 'x-auth-token': await adminToken() } : {};
+  const sent = { ...headers };
+  if (given !== undefined && !headers[given]) delete sent[given];
   const r = await fetch(`${apiUrl()}${path}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': isBuf ? 'application/zip' : 'application/json' }), ...headers },
+    headers: { ...(body === undefined ? {} : { 'content-type': isBuf ? 'application/zip' : 'application/json' }), ...auth, ...sent },
     body: body === undefined ? undefined : isBuf ? new Uint8Array(body as Buffer) : raw ? (body as string) : JSON.stringify(body),
   });
   const text = await r.text();

@@ -1,0 +1,45 @@
+/**
+ * Authentication in front of every route but version discovery and
+ * /healthz: a Keystone token in X-Auth-Token, checked by TokenValidator.
+ * A missing or invalid token gets 401 with `WWW-Authenticate: Keystone
+ * uri="<auth_url>"`, in the error shape of the API the path belongs to.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Caller, TokenValidator } from './tokens';
+import { IdentityUnavailable } from './tokens';
+
+export type ErrorRenderer = (res: Response, status: number, detail: string) => void;
+
+/** GETs anyone may make: version discovery and health. */
+const PUBLIC_GETS = [/^\/$/, /^\/healthz$/, /^\/vnflcm\/api_versions$/, /^\/vnflcm\/v[12]\/api_versions$/, /^\/vnfpkgm\/v1\/api_versions$/, /^\/v1\/?$/];
+
+export function isPublic(req: Request): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && PUBLIC_GETS.some((re) => re.test(req.path));
+}
+
+export function authenticate(validator: TokenValidator, render: (req: Request) => ErrorRenderer): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (isPublic(req)) return next();
+    const refuse = (detail: string) => {
+      res.set('WWW-Authenticate', `Keystone uri="${validator.authUrl}"`);
+      render(req)(res, 401, detail);
+    };
+    const token = req.get('x-auth-token');
+    if (!token) return refuse('authentication required: send a Keystone token in X-Auth-Token');
+    validator.validate(token).then((caller) => {
+      if (!caller) return refuse('the X-Auth-Token is not a valid project-scoped Keystone token');
+      res.locals.caller = caller;
+      next();
+    }, (e) => {
+      if (e instanceof IdentityUnavailable) return render(req)(res, 503, 'the identity service is unavailable; try again later');
+      next(e);
+    });
+  };
+}
+
+/** The authenticated caller of a request (set by authenticate()). */
+export function callerOf(res: Response): Caller {
+  const c = res.locals.caller as Caller | undefined;
+  if (!c) throw new Error('no authenticated caller on this request');
+  return c;
+}

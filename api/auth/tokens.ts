@@ -1,0 +1,112 @@
+/**
+ * Keystone token validation the way keystonemiddleware does it: the API's
+ * own service token in X-Auth-Token, the caller's in X-Subject-Token,
+ * `GET /v3/auth/tokens`; 404 means the caller's token is invalid. Valid
+ * tokens are cached (by hash) until they expire, for at most the configured
+ * TTL, so a revoked token stops working within that TTL.
+ */
+import crypto from 'node:crypto';
+import type { Config } from '../../common/config';
+import { request } from '../../infra/openstack/http';
+
+/** Who is calling, from their token. */
+export interface Caller {
+  userId: string;
+  userName: string;
+  projectId: string;
+  projectName: string;
+  roles: string[];
+  isAdmin: boolean;
+}
+
+export class IdentityUnavailable extends Error {}
+
+const MAX_CACHED = 10_000;
+const EXPIRY_MARGIN_MS = 30_000;
+/** Keystone tokens are printable ASCII (fernet: ~200 characters); anything else is not worth a round trip. */
+const PLAUSIBLE_TOKEN = /^[\x21-\x7e]{1,8192}$/;
+
+interface TokenBody {
+  expires_at?: string;
+  user?: { id?: string; name?: string };
+  project?: { id?: string; name?: string };
+  roles?: { name?: string }[];
+}
+
+export class TokenValidator {
+  private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  private service?: { token: string; expiresAt: number };
+  private pendingLogin?: Promise<string>;
+
+  constructor(private readonly cfg: Config['identity']) {}
+
+  get authUrl(): string {
+    return this.cfg.authUrl.replace(/\/+$/, '');
+  }
+
+  /** The caller behind a token, or null when Keystone says it is not valid (or it is not project-scoped). */
+  async validate(token: string): Promise<Caller | null> {
+    if (!PLAUSIBLE_TOKEN.test(token)) return null;
+    const key = crypto.createHash('sha256').update(token).digest('hex');
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.caller;
+    this.cache.delete(key);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const serviceToken = await this.serviceToken(attempt > 0);
+      const r = await this.call('GET', `${this.authUrl}/auth/tokens?nocatalog`, { 'x-auth-token': serviceToken, 'x-subject-token': token });
+      if (r.status === 401 && attempt === 0) continue; // our own token went stale
+      if (r.status === 404) return null;
+      if (r.status !== 200) throw new IdentityUnavailable(`Keystone answered ${r.status} to a token validation`);
+      const t = (r.body as { token?: TokenBody } | undefined)?.token;
+      const caller = callerOf(t);
+      if (!caller) return null;
+      const expires = Date.parse(t?.expires_at ?? '') || Date.now();
+      this.remember(key, caller, Math.min(expires, Date.now() + this.cfg.tokenCacheTtlMs));
+      return caller;
+    }
+    throw new IdentityUnavailable('the API\'s service user cannot validate tokens (its own token is refused)');
+  }
+
+  private remember(key: string, caller: Caller, until: number): void {
+    if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, { caller, until });
+  }
+
+  private async serviceToken(fresh: boolean): Promise<string> {
+    if (!fresh && this.service && this.service.expiresAt - EXPIRY_MARGIN_MS > Date.now()) return this.service.token;
+    this.pendingLogin ??= this.login().finally(() => { this.pendingLogin = undefined; });
+    return this.pendingLogin;
+  }
+
+  private async login(): Promise<string> {
+    const c = this.cfg;
+    const r = await this.call('POST', `${this.authUrl}/auth/tokens?nocatalog`, {}, {
+      auth: {
+        identity: { methods: ['password'], password: { user: { name: c.serviceUser, password: c.servicePassword, domain: { name: c.serviceDomain } } } },
+        scope: { project: { name: c.serviceProject, domain: { name: c.serviceDomain } } },
+      },
+    });
+    const token = String(r.headers['x-subject-token'] ?? '');
+    if (r.status !== 201 || !token) throw new IdentityUnavailable(`the API's service user ${c.serviceUser} cannot log in to Keystone (${r.status})`);
+    const expires = Date.parse((r.body as { token?: TokenBody } | undefined)?.token?.expires_at ?? '') || Date.now() + 3600_000;
+    this.service = { token, expiresAt: expires };
+    return token;
+  }
+
+  private async call(method: string, url: string, headers: Record<string, string>, body?: unknown) {
+    try {
+      return await request(method, url, { headers, body, timeoutMs: 10_000 });
+    } catch (e) {
+      throw new IdentityUnavailable(`Keystone at ${this.authUrl} is unreachable: ${(e as Error).message}`);
+    }
+  }
+}
+
+function callerOf(t: TokenBody | undefined): Caller | null {
+  if (!t?.project?.id || !t.user?.id) return null; // unscoped and domain-scoped tokens own no project
+  const roles = (t.roles ?? []).map((r) => String(r.name ?? '')).filter(Boolean);
+  return {
+    userId: t.user.id, userName: String(t.user.name ?? ''), projectId: t.project.id, projectName: String(t.project.name ?? ''),
+    roles, isAdmin: roles.includes('admin'),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Tacker's VIM API, /v1.0/vims (register, list, show, update, delete), for
+ * the stock `openstack vim register|list|show|set|delete`. A VIM belongs to
+ * the caller's project; the configured default VIM is shared read-only.
+ * python-tackerclient appends ".json" to every path; errors use Tacker's
+ * `{"TackerError": {type, message, detail}}` shape.
+ */
+import crypto from 'node:crypto';
+import express, { Router, type Request, type Response } from 'express';
+import { eq } from 'drizzle-orm';
+import { vims, vnfInstances } from '../../common/db/schema';
+import { findOwnedVim, findUsableVim, listVims, type VimRow } from '../../common/db/repos/vims';
+import { KeystoneSession } from '../../infra/openstack/keystone';
+import { vimEndpointProblem } from '../../common/outbound';
+import { callerOf } from '../auth/middleware';
+import { scopeOf } from '../auth/policy';
+import type { ApiContext } from '../context';
+import { HttpError } from '../errors';
+import { VimRegisterRequest, VimUpdateRequest } from '../schemas/vims';
+import { parse } from '../validate';
+import { authorize } from './authorize';
+
+const TYPES: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'RequestEntityTooLarge', 415: 'UnsupportedMediaType', 500: 'InternalError', 503: 'ServiceUnavailable' };
+
+/** Tacker's error body. */
+export function sendTackerError(res: Response, status: number, message: string, type = TYPES[status] ?? 'TackerError'): void {
+  res.status(status).json({ TackerError: { type, message, detail: '' } });
+}
+
+/** What a VIM shows: never its password. */
+export function vimView(v: VimRow) {
+  return {
+    id: v.id, name: v.name, description: v.description, type: v.type, tenant_id: v.projectId,
+    auth_url: v.authUrl,
+    auth_cred: { username: v.username, user_domain_name: v.userDomain, cert_verify: 'True' },
+    vim_project: { name: v.project, project_domain_name: v.projectDomain },
+    placement_attr: { regions: [v.region] },
+    is_default: v.isDefault, shared: v.shared, status: v.status, extra: {},
+    created_at: v.createdAt, updated_at: v.updatedAt ?? null,
+  };
+}
+
+const idOf = (req: Request) => String(req.params.id);
+
+export function vimsRouter(ctx: ApiContext): Router {
+  const { db, box } = ctx;
+  const r = Router();
+  const json = express.json({ limit: '1mb' });
+  // tackerclient asks for /vims.json and /vims/<id>.json
+  r.use((req, _res, next) => { req.url = req.url.replace(/\.json(?=$|\?)/, ''); next(); });
+
+  const notFound = (id: string) => new HttpError(404, `VIM ${id} could not be found`, 'NotFound');
+  const checkReachable = async (v: { authUrl: string; username: string; password: string; project: string; userDomain: string; projectDomain: string; region: string }) => {
+    try {
+      await new KeystoneSession({ authUrl: v.authUrl, username: v.username, password: v.password, project: v.project, userDomain: v.userDomain, projectDomain: v.projectDomain, region: v.region }).getToken();
+    } catch (e) {
+      throw new HttpError(400, `VIM authentication failed at ${v.authUrl}: ${(e as Error).message.slice(0, 200)}`, 'VimUnauthorizedException');
+    }
+  };
+  /** One default VIM per project: setting a new one clears the old mark (in the same transaction). */
+  const clearOtherDefaults = (tx: Pick<typeof db, 'update'>, projectId: string) =>
+    tx.update(vims).set({ isDefault: false }).where(eq(vims.projectId, projectId)).run();
+
+  r.get('/vims', authorize('vims', 'read'), (req, res) => {
+    const scope = scopeOf(callerOf(res), req.query.all_projects === 'true');
+    let rows = listVims(db, scope);
+    for (const f of ['id', 'name'] as const) {
+      const want = req.query[f];
+      if (typeof want === 'string') rows = rows.filter((v) => v[f] === want);
+    }
+    res.json({ vims: rows.map(vimView) });
+  });
+
+  r.get('/vims/:id', authorize('vims', 'read'), (req, res) => {
+    const v = findUsableVim(db, scopeOf(callerOf(res)), idOf(req));
+    if (!v) throw notFound(idOf(req));
+    res.json({ vim: vimView(v) });
+  });
+
+  r.post('/vims', json, authorize('vims', 'write'), async (req, res) => {
+    const caller = callerOf(res);
+    const b = parse(VimRegisterRequest, req.body).vim;
+    if (b.tenant_id && b.tenant_id !== caller.projectId && !caller.isAdmin) throw new HttpError(403, 'tenant_id: a VIM can only be registered for your own project', 'Forbidden');
+    const outbound = vimEndpointProblem(b.auth_url);
+    if (outbound) throw new HttpError(400, `auth_url: ${outbound}`, 'BadRequest');
+    const v = {
+      authUrl: b.auth_url.replace(/\/+$/, ''), username: b.auth_cred.username, password: b.auth_cred.password, project: b.vim_project.name,
+      userDomain: b.auth_cred.user_domain_name || 'Default', projectDomain: b.vim_project.project_domain_name || 'Default', region: 'RegionOne',
+    };
+    await checkReachable(v);
+    const projectId = b.tenant_id ?? caller.projectId;
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    db.transaction((tx) => {
+      if (b.is_default) clearOtherDefaults(tx, projectId);
+      tx.insert(vims).values({
+        id, projectId, shared: false, name: b.name, description: b.description ?? '', type: 'openstack', authUrl: v.authUrl,
+        username: v.username, passwordSealed: box.seal(v.password), project: v.project, projectDomain: v.projectDomain,
+        userDomain: v.userDomain, region: v.region, isDefault: b.is_default ?? false, status: 'REACHABLE', createdAt: now, updatedAt: now,
+      }).run();
+    }, { behavior: 'immediate' });
+    res.status(201).json({ vim: vimView(findOwnedVim(db, scopeOf(caller), id)!) });
+  });
+
+  r.put('/vims/:id', json, authorize('vims', 'write'), async (req, res) => {
+    const caller = callerOf(res);
+    const current = findOwnedVim(db, scopeOf(caller), idOf(req));
+    if (!current) {
+      if (findUsableVim(db, scopeOf(caller), idOf(req))) throw new HttpError(403, `VIM ${idOf(req)} is shared read-only`, 'Forbidden');
+      throw notFound(idOf(req));
+    }
+    const b = parse(VimUpdateRequest, req.body).vim;
+    const password = b.auth_cred?.password ?? box.open(current.passwordSealed);
+    const next = {
+      authUrl: current.authUrl, username: b.auth_cred?.username ?? current.username, password,
+      project: b.vim_project?.name ?? current.project, userDomain: b.auth_cred?.user_domain_name ?? current.userDomain,
+      projectDomain: b.vim_project?.project_domain_name ?? current.projectDomain, region: current.region,
+    };
+    if (b.auth_cred || b.vim_project) await checkReachable(next);
+    db.transaction((tx) => {
+      if (b.is_default) clearOtherDefaults(tx, current.projectId);
+      tx.update(vims).set({
+        name: b.name ?? current.name, description: b.description ?? current.description, username: next.username,
+        passwordSealed: b.auth_cred?.password ? box.seal(password) : current.passwordSealed, project: next.project,
+        userDomain: next.userDomain, projectDomain: next.projectDomain, isDefault: b.is_default ?? current.isDefault,
+        updatedAt: new Date().toISOString(),
+      }).where(eq(vims.id, current.id)).run();
+    }, { behavior: 'immediate' });
+    res.json({ vim: vimView(findOwnedVim(db, scopeOf(caller), current.id)!) });
+  });
+
+  r.delete('/vims/:id', authorize('vims', 'write'), (req, res) => {
+    const caller = callerOf(res);
+    const v = findOwnedVim(db, scopeOf(caller), idOf(req));
+    if (!v) {
+      if (findUsableVim(db, scopeOf(caller), idOf(req))) throw new HttpError(403, `VIM ${idOf(req)} is shared read-only`, 'Forbidden');
+      throw notFound(idOf(req));
+    }
+    if (v.shared && v.isDefault && v.name === 'default') throw new HttpError(409, 'the deployment\'s default VIM comes from its configuration and cannot be deleted', 'Conflict');
+    const inUse = db.select({ id: vnfInstances.id }).from(vnfInstances).where(eq(vnfInstances.vimId, v.id)).get();
+    if (inUse) throw new HttpError(409, `VIM ${v.id} is used by VNF instance ${inUse.id}`, 'VimInUseException');
+    db.delete(vims).where(eq(vims.id, v.id)).run();
+    res.status(204).end();
+  });
+
+  r.use((err: unknown, _req: Request, res: Response, next: (e?: unknown) => void) => {
+    if (err instanceof HttpError) return sendTackerError(res, err.status, err.message, err.title && err.title.includes(' ') ? undefined : err.title);
+    next(err);
+  });
+  return r;
+}

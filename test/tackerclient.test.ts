@@ -1,0 +1,90 @@
+/**
+ * The stock python-tackerclient (from PyPI, in the project's venv),
+ * authenticated through the embedded Keystone as a member of a project of
+ * its own, drives the product as an operator would: VIM register, list,
+ * show, delete; package create, upload, show; vnflcm create, instantiate,
+ * show, op list, terminate, delete.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { VENV } from '../runtime/openstack/install';
+import { sampleVariant } from '../samples/variant';
+import { readState } from './harness/state';
+import { eventually } from './support/api';
+import { keystoneUser, type TestUser } from './support/identity';
+
+const run = promisify(execFile);
+let user: TestUser;
+let dir: string;
+
+/** `openstack <args>` as the test user; JSON output when the command has it. */
+async function openstack(args: string[], json = true): Promise<any> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH, HOME: dir, PYTHONWARNINGS: 'ignore',
+    OS_AUTH_URL: readState().keystoneUrl, OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project,
+    OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default', OS_IDENTITY_API_VERSION: '3',
+  };
+  try {
+    const { stdout } = await run(path.join(VENV, 'bin', 'openstack'), [...args, ...(json ? ['-f', 'json'] : [])], { env, timeout: 120_000, cwd: dir });
+    return json ? JSON.parse(stdout) : stdout;
+  } catch (e) {
+    const err = e as { stderr?: string; stdout?: string; message: string };
+    throw new Error(`openstack ${args.join(' ')}: ${err.stderr || err.stdout || err.message}`);
+  }
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tackerclient-'));
+  const runId = Date.now().toString(36);
+  user = await keystoneUser(`cli-project-${runId}`, `cli-operator-${runId}`, 'member');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+test('openstack vim register, list, show and delete', async () => {
+  fs.writeFileSync(path.join(dir, 'vim.yaml'), [
+    `auth_url: '${readState().keystoneUrl}'`, `username: '${user.name}'`, `password: '${user.password}'`,
+    `project_name: '${user.project}'`, "project_domain_name: 'Default'", "user_domain_name: 'Default'", "cert_verify: 'True'", '',
+  ].join('\n'));
+  const vim = await openstack(['vim', 'register', '--config-file', path.join(dir, 'vim.yaml'), '--description', 'cli test', 'cli-vim']);
+  expect(vim.name).toBe('cli-vim');
+  expect(vim.project_id).toBe(user.projectId); // the CLI shows tenant_id as project_id
+  expect(JSON.stringify(vim)).not.toContain(user.password);
+  const list: any[] = await openstack(['vim', 'list']);
+  expect(list.map((v) => v.Name)).toEqual(expect.arrayContaining(['cli-vim', 'default']));
+  expect((await openstack(['vim', 'show', 'cli-vim'])).id).toBe(vim.id);
+  await openstack(['vim', 'delete', 'cli-vim'], false);
+  expect((await openstack(['vim', 'list'])).map((v: any) => v.Name)).not.toContain('cli-vim');
+});
+
+test('openstack vnf package and vnflcm: onboard, instantiate, terminate, delete', async () => {
+  const { zip, vnfdId } = sampleVariant(path.resolve(__dirname, '../samples/two_vdu_vnf'));
+  fs.writeFileSync(path.join(dir, 'pkg.zip'), zip);
+  const pkg = await openstack(['vnf', 'package', 'create']);
+  await openstack(['vnf', 'package', 'upload', '--path', path.join(dir, 'pkg.zip'), pkg.ID], false);
+  const onboarded = await eventually('package onboarded', async () => {
+    const p = await openstack(['vnf', 'package', 'show', pkg.ID]);
+    return p['Onboarding State'] === 'ONBOARDED' ? p : undefined;
+  }, 60_000, 1000);
+  expect(onboarded['VNFD ID']).toBe(vnfdId);
+
+  const inst = await openstack(['vnflcm', 'create', vnfdId, '--name', 'cli-vnf']);
+  fs.writeFileSync(path.join(dir, 'instantiate.json'), JSON.stringify({
+    flavourId: 'simple', extVirtualLinks: [{ id: 'net0', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+  }));
+  await openstack(['vnflcm', 'instantiate', inst.ID, path.join(dir, 'instantiate.json')], false);
+  const shown = await eventually('instance instantiated', async () => {
+    const s = await openstack(['vnflcm', 'show', inst.ID]);
+    return s['Instantiation State'] === 'INSTANTIATED' ? s : undefined;
+  }, 120_000, 1000);
+  expect(shown['VNF Instance Name']).toBe('cli-vnf');
+  const ops: any[] = await openstack(['vnflcm', 'op', 'list']);
+  expect(ops.some((o) => o['VNF Instance ID'] === inst.ID && o['Operation'] === 'INSTANTIATE' && o['Operation State'] === 'COMPLETED')).toBe(true);
+
+  await openstack(['vnflcm', 'terminate', inst.ID], false);
+  await eventually('instance terminated', async () => ((await openstack(['vnflcm', 'show', inst.ID]))['Instantiation State'] === 'NOT_INSTANTIATED' ? true : undefined), 120_000, 1000);
+  await openstack(['vnflcm', 'delete', inst.ID], false);
+  expect((await openstack(['vnflcm', 'list'])).map((i: any) => i.ID)).not.toContain(inst.ID);
+});
