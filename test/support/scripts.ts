@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** A fresh directory package scripts may write into (a private mkdtemp is out of their reach). */
+/** A fresh directory package scripts may write into (a private mkdtemp is out of their reach), removed after the file's tests. */
 export function scriptWritableDir(prefix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   fs.chmodSync(dir, 0o777);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
