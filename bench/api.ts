@@ -1,5 +1,6 @@
 /** The few SOL005/SOL003 calls the benchmark makes, as a plain fetch client. */
 import path from 'node:path';
+import { KeystoneSession } from '../infra/openstack/keystone';
 import { zipFolder } from '../samples/build';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
@@ -18,13 +19,19 @@ export const INSTANTIATE_BODY = {
 };
 
 export class Api {
-  constructor(private readonly base: string) {}
+  private readonly session?: KeystoneSession;
+
+  /** With authUrl, every call carries a token of the embedded Keystone's admin (project admin) in X-Auth-Token. */
+  constructor(private readonly base: string, authUrl?: string) {
+    if (authUrl) this.session = new KeystoneSession({ authUrl, username: 'admin', password: 'devstack', project: 'admin' });
+  }
 
   private async call(method: string, p: string, body?: unknown, expect = 200): Promise<Response> {
     const zip = Buffer.isBuffer(body);
+    const token: Record<string, string> = this.session ? { 'x-auth-token': (await this.session.getToken()).value } : {};
     const r = await fetch(`${this.base}${p}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': zip ? 'application/zip' : 'application/json' }), ...(p.startsWith(V2) ? { Version: '2.0.0' } : {}) },
+      headers: { ...(body === undefined ? {} : { 'content-type': zip ? 'application/zip' : 'application/json' }), ...(p.startsWith(V2) ? { Version: '2.0.0' } : {}), ...token },
       body: body === undefined ? undefined : zip ? new Uint8Array(body) : JSON.stringify(body),
     });
     if (r.status !== expect) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);

@@ -1,13 +1,20 @@
 /**
  * Instantiate benchmark: `npx tsx bench/instantiate.ts` (or `npm run bench`).
  *
- * Against one Temporal dev server, in one run:
- *  (b) InstantiateVnf of samples/two_vdu_vnf through the API, simulator delay 0:
- *      latency at concurrency 1 and throughput at concurrency 50;
- *  (a) a bare workflow of as many no-op activities as (b) schedules, measured
- *      the same way (in the order b1, a1, b50, a50); then (b)/(a) for both.
- * Prints a table and writes bench/results/latest.json. See docs/benchmarks.md.
- * BENCH_TEMPORAL_ARGS adds dev server flags (e.g. --dynamic-config-value k=v).
+ * Against one Temporal dev server and one embedded cloud (real Keystone and
+ * Heat, the VIM simulator at zero delay), in one run:
+ *  (b) InstantiateVnf of samples/two_vdu_vnf through the API;
+ *  (a) a bare workflow of as many no-op activities as (b) schedules;
+ *  (c) "Heat alone": the very stack (b) makes (template, files, parameters read
+ *      back from Heat), created through Heat's API with the product's
+ *      HeatClient and polled on the product's schedule, no Temporal;
+ * each as latency at concurrency 1 (in turns: b, c, a, b, c, a, ...) and
+ * throughput at concurrency C (b, c, a); then (b)/(a) and (b)/(c), the
+ * product's overhead over the VIM itself. Prints a table and writes
+ * bench/results/latest.json. See docs/benchmarks.md.
+ * Env: BENCH_HEAT_SLEEP_SCALE (Heat's sleeps, default 1 = stock),
+ * BENCH_CONCURRENCY (default 50), BENCH_RUNS (10), BENCH_WARMUPS (2),
+ * BENCH_HEAT_POLL_MS (50), BENCH_TEMPORAL_ARGS (extra dev server flags).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,25 +23,29 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Api } from './api';
 import { baselineOperation, withBaselineWorker } from './baseline';
+import { HeatDb, spread } from './heat-db';
+import { directHeat, DirectHeat } from './heat-direct';
 import { historyStats, summarize } from './history';
-import { latency, LatencyResult, Operation, throughput } from './measure';
-import { cpuMeter, rssMiB } from './procs';
-import { HEAT_POLL_MS, startProduct } from './product';
+import { latencyInterleaved, LatencyResult, Operation, throughput, warmUp } from './measure';
+import { cpuMeter, rssAll } from './procs';
+import { HEAT_POLL_MS, Product, startProduct } from './product';
 import { BenchResult, printReport, ratio } from './report';
 
-const WARMUPS = 2;
-const RUNS = 10;
-const CONCURRENCY = 50;
+const WARMUPS = Number(process.env.BENCH_WARMUPS || '2');
+const RUNS = Number(process.env.BENCH_RUNS || '10');
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || '50');
 const RESULTS = path.join(__dirname, 'results', 'latest.json');
 
-const log = (m: string) => console.log(`[bench] ${m}`);
+const log = (m: string) => console.log(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}`);
+const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 
 /** Instantiate (b): create the instance untimed; time POST instantiate until its workflow returns. */
-function instantiateOperation(api: Api, client: Client, vnfdId: string): Operation<string> {
+function instantiateOperation(api: Api, client: Client, vnfdId: string, instanceOf: Map<string, string>): Operation<string> {
   return {
     prepare: () => api.createInstance(vnfdId),
     run: async (instanceId) => {
       const opOccId = await api.instantiate(instanceId);
+      instanceOf.set(opOccId, instanceId);
       const state = await client.workflow.getHandle(opOccId).result();
       if (state !== 'COMPLETED') throw new Error(`instantiate ${opOccId} ended ${state}`);
       return opOccId;
@@ -42,58 +53,117 @@ function instantiateOperation(api: Api, client: Client, vnfdId: string): Operati
   };
 }
 
+/** Heat alone (c): the same stack created directly; resolves with "<name>/<id>". */
+function heatOperation(direct: DirectHeat, spec: Awaited<ReturnType<DirectHeat['readStack']>>['spec'], polls: number[]): Operation<void> {
+  return {
+    prepare: async () => undefined,
+    run: async () => {
+      const s = await direct.create(spec, HEAT_POLL_MS);
+      polls.push(s.polls);
+      return `${s.name}/${s.id}`;
+    },
+  };
+}
+
+/** Heat's own create time of each stack (its CREATE_IN_PROGRESS to CREATE_COMPLETE events): median, range. */
+function heatTimes(db: HeatDb, stackIds: string[]) {
+  return spread(stackIds.flatMap((id) => db.actions(id).filter((a) => a.action === 'CREATE').map((a) => a.ms)));
+}
+
+function allPids(product: Product): Record<string, number> {
+  const { temporal, keystone, heat, vimsim, worker, api } = product.pids;
+  return { heat, keystone, vimsim, temporal, worker, api };
+}
+
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  log('starting Temporal dev server, VIM simulator, worker, API ...');
+  const loadAtStart = load();
+  log(`load average ${loadAtStart.join(' ')}; starting Temporal dev server, Keystone, Heat (sleep scale ${process.env.BENCH_HEAT_SLEEP_SCALE || '1'}), VIM simulator, worker, API ...`);
   const product = await startProduct();
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address: product.temporalAddress });
     const client = new Client({ connection });
-    const api = new Api(product.apiUrl);
+    const api = new Api(product.apiUrl, product.authUrl);
+    const direct = directHeat(product.authUrl);
     const vnfdId = await api.onboardSample();
-    const { pids } = product;
-    const workerRssBefore = rssMiB(pids.worker);
-    const serverPids: Record<string, number> = Number.isFinite(pids.temporal) ? { temporal: pids.temporal } : {};
+    const pids = allPids(product);
+    const rssBefore = rssAll({ ...pids, bench: 'self' });
 
-    log(`(b) instantiate, concurrency 1: ${WARMUPS} warm-ups + ${RUNS} runs`);
-    const inst = instantiateOperation(api, client, vnfdId);
-    const bLat = await latency(inst, WARMUPS, RUNS);
-    const n = (await historyStats(client, bLat.warmupIds[0])).activities;
-    log(`an instantiate schedules N = ${n} activities (from the history of ${bLat.warmupIds[0]})`);
+    const instanceOf = new Map<string, string>();
+    const inst = instantiateOperation(api, client, vnfdId, instanceOf);
+    log(`(b) instantiate: ${WARMUPS} warm-ups`);
+    const bWarm = await warmUp(inst, WARMUPS);
+    const warmActs = await Promise.all(bWarm.map(async (id) => (await historyStats(client, id)).activities));
+    const n = Math.round(warmActs.reduce((x, y) => x + y, 0) / warmActs.length);
+    log(`an instantiate schedules ${warmActs.join(', ')} activities (warm-ups): baseline N = ${n}`);
+    const { spec } = await direct.readStack(`vnf-${instanceOf.get(bWarm[0])}`);
+    log(`(c) Heat alone, the same stack (${Object.keys(spec.files ?? {}).length} files, parameters ${Object.keys(spec.parameters ?? {}).join(', ')}): ${WARMUPS} warm-ups`);
+    const cPolls: number[] = [];
+    const heatOp = heatOperation(direct, spec, cPolls);
+    const cWarm = await warmUp(heatOp, WARMUPS);
+    cPolls.length = 0;
 
-    // (a) right after (b) for each figure, so slow changes in background load hit both alike.
-    const benchRssBefore = rssMiB('self');
+    const benchRssBefore = rssAll({ bench: 'self' }).bench;
     const base = baselineOperation(client, n);
-    const [aLat, bTput, aTput] = await withBaselineWorker(product.temporalAddress, async () => {
-      log(`(a) ${n} no-op activities, concurrency 1: ${WARMUPS} warm-ups + ${RUNS} runs`);
-      const al = await latency(base, WARMUPS, RUNS);
-      log(`(b) instantiate, concurrency ${CONCURRENCY}`);
-      const bt = await throughput(inst, CONCURRENCY, () => cpuMeter({ ...serverPids, worker: pids.worker, api: pids.api, vimsim: pids.vimsim, bench: 'self' }));
-      log(`(a) ${n} no-op activities, concurrency ${CONCURRENCY}`);
-      const at = await throughput(base, CONCURRENCY, () => cpuMeter({ ...serverPids, 'bench (worker)': 'self' }));
-      return [al, bt, at] as const;
+    const run = await withBaselineWorker(product.temporalAddress, async () => {
+      log(`(a) ${n} no-op activities: ${WARMUPS} warm-ups`);
+      const aWarm = await warmUp(base, WARMUPS);
+      log(`concurrency 1: ${RUNS} runs each of (b), (c), (a) in turns; load ${load().join(' ')}`);
+      const lat = await latencyInterleaved({ b: inst, c: heatOp, a: base }, RUNS, { b: bWarm, c: cWarm, a: aWarm });
+      const cPollsLatency = [...cPolls];
+      const meter = (names: Record<string, number | 'self'>) => () => cpuMeter(names);
+      log(`(b) instantiate, concurrency ${CONCURRENCY}; load ${load().join(' ')}`);
+      const bt = await throughput(inst, CONCURRENCY, meter({ ...pids, bench: 'self' }));
+      log(`(c) Heat alone, concurrency ${CONCURRENCY}; load ${load().join(' ')}`);
+      const ct = await throughput(heatOp, CONCURRENCY, meter({ ...pids, 'bench (client)': 'self' }));
+      log(`(a) ${n} no-op activities, concurrency ${CONCURRENCY}; load ${load().join(' ')}`);
+      const at = await throughput(base, CONCURRENCY, meter({ temporal: pids.temporal, 'bench (worker)': 'self' }));
+      return { lat, bt, ct, at, cPollsLatency };
     });
-    const workerRssAfter = rssMiB(pids.worker);
-    const benchRssAfter = rssMiB('self');
-    const bHist = summarize(await Promise.all(bLat.workflowIds.map((id) => historyStats(client, id))));
-    const aHist = summarize(await Promise.all(aLat.workflowIds.map((id) => historyStats(client, id))));
+    const rssAfter = rssAll({ ...pids, bench: 'self' });
+    const loadAtEnd = load();
+    const { lat, bt, ct, at } = run;
+
+    log("reading histories and Heat's events");
+    const bHist = summarize(await Promise.all(lat.b.workflowIds.map((id) => historyStats(client, id))));
+    const aHist = summarize(await Promise.all(lat.a.workflowIds.map((id) => historyStats(client, id))));
+    const heatDb = new HeatDb(product.dataDir);
+    const stackIdOf = (id: string) => id.split('/')[1];
+    const productStacks = (opOccIds: string[]) => [...heatDb.stackIds(opOccIds.map((op) => `vnf-${instanceOf.get(op)}`)).values()];
+    const heat = {
+      latency: { b: heatTimes(heatDb, productStacks(lat.b.workflowIds)), c: heatTimes(heatDb, lat.c.workflowIds.map(stackIdOf)) },
+      throughput: { b: heatTimes(heatDb, productStacks(bt.ids)), c: heatTimes(heatDb, ct.ids.map(stackIdOf)) },
+    };
+    heatDb.close();
 
     const result: BenchResult = {
       date: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` },
-      settings: { temporalArgs: product.temporalArgs, warmups: WARMUPS, runs: RUNS, concurrency: CONCURRENCY, vimsimDelayMs: 0, heatPollMs: HEAT_POLL_MS, sample: 'two_vdu_vnf', instantiationLevel: 'instantiation_level_1' },
+      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, loadavg: { start: loadAtStart, end: loadAtEnd } },
+      settings: {
+        heatSleepScale: product.heatSleepScale, temporalArgs: product.temporalArgs, warmups: WARMUPS, runs: RUNS, concurrency: CONCURRENCY,
+        vimsimDelayMs: 0, heatPollMs: HEAT_POLL_MS, sample: 'two_vdu_vnf', instantiationLevel: 'instantiation_level_1',
+      },
       activitiesPerInstantiate: n,
-      baseline: { latency: strip(aLat), throughput: aTput, history: aHist },
-      instantiate: { latency: strip(bLat), throughput: bTput, history: bHist },
+      baseline: { latency: strip(lat.a), throughput: strip2(at), history: aHist },
+      instantiate: { latency: strip(lat.b), throughput: strip2(bt), history: bHist },
+      heatAlone: { latency: strip(lat.c), throughput: strip2(ct), pollsPerStack: run.cPollsLatency },
+      heatOwnMs: heat,
       ratios: {
-        latencyMedian: ratio(bLat.medianMs, aLat.medianMs),
-        latencyP90: ratio(bLat.p90Ms, aLat.p90Ms),
-        throughput: ratio(bTput.opsPerSec, aTput.opsPerSec),
+        latencyMedian: ratio(lat.b.medianMs, lat.a.medianMs),
+        latencyP90: ratio(lat.b.p90Ms, lat.a.p90Ms),
+        throughput: ratio(bt.opsPerSec, at.opsPerSec),
+        vsHeat: {
+          latencyMedian: ratio(lat.b.medianMs, lat.c.medianMs),
+          latencyP90: ratio(lat.b.p90Ms, lat.c.p90Ms),
+          throughput: ratio(bt.opsPerSec, ct.opsPerSec),
+          perOpMedianAtConcurrency: ratio(bt.medianMs, ct.medianMs),
+        },
       },
       memory: {
-        productWorkerRssMiB: { before: workerRssBefore, after: workerRssAfter },
-        benchProcessRssMiB: { beforeBaselineWorker: benchRssBefore, after: benchRssAfter },
+        rssMiB: { before: rssBefore, after: rssAfter },
+        productWorkerRssMiB: { before: rssBefore.worker, after: rssAfter.worker },
+        benchProcessRssMiB: { beforeBaselineWorker: benchRssBefore, after: rssAfter.bench },
       },
     };
     printReport(result);
@@ -101,6 +171,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${path.relative(process.cwd(), RESULTS)}`);
   } catch (e) {
+    console.error(e);
     console.error(`[bench] failed; logs kept in ${path.join(product.dataDir, 'logs')}`);
     throw e;
   } finally {
@@ -112,6 +183,10 @@ async function main(): Promise<void> {
 
 function strip(l: LatencyResult) {
   const { workflowIds: _w, warmupIds: _u, ...rest } = l;
+  return rest;
+}
+function strip2<T extends { ids: string[] }>(t: T): Omit<T, 'ids'> {
+  const { ids: _i, ...rest } = t;
   return rest;
 }
 

@@ -10,6 +10,8 @@ export interface Operation<T> {
 export interface LatencyResult { runs: number; medianMs: number; p90Ms: number; minMs: number; maxMs: number; samplesMs: number[]; workflowIds: string[]; warmupIds: string[] }
 export interface ThroughputResult {
   concurrency: number; elapsedMs: number; opsPerSec: number; medianMs: number; maxMs: number;
+  /** Ids the operations resolved with (workflow ids, stack names). */
+  ids: string[];
   /** CPU seconds each process used during the timed batch. */
   cpuSeconds: Record<string, number>;
 }
@@ -22,8 +24,12 @@ export function percentile(values: number[], p: number): number {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-/** An operation not done by then fails the run (e.g. an op stuck in FAILED_TEMP waits for an operator forever). */
-const OP_DEADLINE_MS = 120_000;
+/**
+ * An operation not done by then fails the run (e.g. an op stuck in FAILED_TEMP
+ * waits for an operator forever). Real Heat at stock speed with 50 stacks at
+ * once needs minutes: BENCH_OP_DEADLINE_S, default 900.
+ */
+const OP_DEADLINE_MS = Number(process.env.BENCH_OP_DEADLINE_S || '900') * 1000;
 
 async function timed<T>(op: Operation<T>, prepared: T): Promise<{ ms: number; id: string }> {
   const t0 = performance.now();
@@ -45,12 +51,35 @@ export async function latency<T>(op: Operation<T>, warmups: number, runs: number
   for (let i = 0; i < warmups; i++) warmupIds.push((await timed(op, await op.prepare())).id);
   const samples: { ms: number; id: string }[] = [];
   for (let i = 0; i < runs; i++) samples.push(await timed(op, await op.prepare()));
+  return latencyOf(samples, warmupIds);
+}
+
+function latencyOf(samples: { ms: number; id: string }[], warmupIds: string[]): LatencyResult {
   const ms = samples.map((s) => s.ms);
   return {
-    runs, medianMs: round(percentile(ms, 50)), p90Ms: round(percentile(ms, 90)),
+    runs: samples.length, medianMs: round(percentile(ms, 50)), p90Ms: round(percentile(ms, 90)),
     minMs: round(Math.min(...ms)), maxMs: round(Math.max(...ms)),
     samplesMs: ms.map(round), workflowIds: samples.map((s) => s.id), warmupIds,
   };
+}
+
+/** `warmups` untimed runs of each operation, in turn. */
+export async function warmUp<T>(op: Operation<T>, warmups: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < warmups; i++) ids.push((await timed(op, await op.prepare())).id);
+  return ids;
+}
+
+/**
+ * Latency of several operations measured in turns (run i of each before run
+ * i+1 of any), so that load drifting on a shared machine hits all of them alike.
+ */
+export async function latencyInterleaved(ops: Record<string, Operation<any>>, runs: number, warmupIds: Record<string, string[]> = {}): Promise<Record<string, LatencyResult>> {
+  const samples: Record<string, { ms: number; id: string }[]> = Object.fromEntries(Object.keys(ops).map((k) => [k, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const [k, op] of Object.entries(ops)) samples[k].push(await timed(op, await op.prepare()));
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, s]) => [k, latencyOf(s, warmupIds[k] ?? [])]));
 }
 
 /**
@@ -68,6 +97,6 @@ export async function throughput<T>(op: Operation<T>, concurrency: number, cpu: 
   const ms = done.map((d) => d.ms);
   return {
     concurrency, elapsedMs: round(elapsedMs), opsPerSec: round((concurrency * 1000) / elapsedMs),
-    medianMs: round(percentile(ms, 50)), maxMs: round(Math.max(...ms)), cpuSeconds,
+    medianMs: round(percentile(ms, 50)), maxMs: round(Math.max(...ms)), cpuSeconds, ids: done.map((d) => d.id),
   };
 }

@@ -10,17 +10,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { DevServer, startDevServer } from '../runtime/dev-server';
-import { Child, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
+import { Child, scriptsWorkerEnv, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 import { freePort } from '../test/harness/ports';
 import { findPid } from './procs';
 
 export const TASK_QUEUE = 'nfv-lcm-bench';
-export const HEAT_POLL_MS = 50;
+/** The worker's HEAT_POLL_MS (first interval between stack status polls; x1.5 per poll up to 15 s): BENCH_HEAT_POLL_MS, default 50. */
+export const HEAT_POLL_MS = Number(process.env.BENCH_HEAT_POLL_MS || '50');
 
 export interface Product {
   dataDir: string;
   apiUrl: string;
   temporalAddress: string;
+  /** Keystone v3 of the embedded cloud (admin / devstack, project admin: the product's default VIM). */
+  authUrl: string;
+  heatUrl: string;
   /** Processes of the product: temporal (dev server), keystone, heat, vimsim, worker, api. */
   pids: Record<'temporal' | 'keystone' | 'heat' | 'vimsim' | 'worker' | 'api', number>;
   /** Heat's task sleep scale of this run. */
@@ -69,14 +73,17 @@ export async function startProduct(): Promise<Product> {
       log: (m) => fs.appendFileSync(path.join(logDir, 'bench.log'), `${m}\n`),
       stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },
     });
-    for (const name of ['worker', 'api'] as const) {
-      const c = startComponent(name, env, fs.openSync(path.join(logDir, `${name}.log`), 'a'));
+    // The API checks tokens as the nfv service user; the scripts worker (package hooks) gets its own narrow environment.
+    const envOf = { worker: env, api: { ...env, ...cloud.apiEnv }, 'scripts-worker': scriptsWorkerEnv(env, dataDir) };
+    for (const name of ['worker', 'scripts-worker', 'api'] as const) {
+      const c = startComponent(name, envOf[name], fs.openSync(path.join(logDir, `${name}.log`), 'a'));
       children.push(c);
       if (name === 'api') await waitForHttp(`http://127.0.0.1:${apiPort}/healthz`, 120_000, c);
     }
     const pid = (name: string) => children.find((c) => c.name === name)!.proc.pid!;
     return {
       dataDir, apiUrl: `http://127.0.0.1:${apiPort}`, temporalAddress: temporal.address, temporalArgs, stop, heatSleepScale,
+      authUrl: cloud.authUrl, heatUrl: cloud.heatUrl,
       pids: {
         temporal: findPid(['start-dev', String(temporalPort)]) ?? NaN, keystone: cloud.openstack.keystonePid, heat: cloud.openstack.heatPid,
         vimsim: cloud.simulator.proc.pid!, worker: pid('worker'), api: pid('api'),

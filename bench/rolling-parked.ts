@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import type { Em } from '../em/server';
 import type { Api } from './api';
-import { rssMiB } from './procs';
+import { cpuMeter, rssMiB } from './procs';
 import type { Product } from './product';
 import { changeBody, instantiated } from './rolling-ops';
 import { pool } from './rolling-histories';
@@ -19,12 +19,15 @@ export interface ParkedResult {
   parkSeconds: number;
   workerRssMiB: { beforeOps: number; parked: number; perParkedOpKiB: number };
   temporalRssMiB: { beforeOps: number; parked: number };
+  heatRssMiB: { beforeOps: number; parked: number };
+  /** CPU seconds per process from the first POST until all M are parked. */
+  parkCpuSeconds: Record<string, number>;
   /** Ops that reached FAILED_TEMP after the cancel, and when the last did. */
   cancel: { failedTemp: number; seconds: number; emCancelled: number };
 }
 
 const PARK_TIMEOUT_S = 3600;
-const log = (m: string) => console.log(`[bench] ${m}`);
+const log = (m: string) => console.log(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}`);
 const sec = (t0: number) => Math.round((performance.now() - t0) / 100) / 10;
 
 async function until(what: string, deadlineMs: number, check: () => Promise<boolean> | boolean): Promise<void> {
@@ -43,7 +46,10 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   await new Promise((r) => setTimeout(r, 2000));
   const worker = product.pids.worker;
   const temporal = product.pids.temporal;
-  const before = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN };
+  const heat = product.pids.heat;
+  const before = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN, heat: rssMiB(heat) };
+  const { keystone, vimsim } = product.pids;
+  const cpu = cpuMeter({ heat, keystone, vimsim, temporal, worker, api: product.pids.api, 'bench (EM)': 'self' });
 
   em.setBehaviour({ mode: 'hang', retryAfter: '30' });
   log(`parked: starting ${m} change_vnfpkg ops, EM hangs (Retry-After 30 s)`);
@@ -54,8 +60,9 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   const pending = () => em.coordinations().filter((c) => mine.has(String(c.request.vnfLcmOpOccId)) && c.state === 'PENDING').length;
   await until(`${m} coordinations PENDING on the EM`, 600_000 + m * 600, () => pending() >= m);
   const parkSeconds = sec(t0);
+  const parkCpuSeconds = cpu();
   await new Promise((r) => setTimeout(r, 5000)); // let the last workflow tasks complete
-  const parked = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN };
+  const parked = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN, heat: rssMiB(heat) };
   log(`parked: ${m} ops parked in ${parkSeconds} s; worker RSS ${before.worker} -> ${parked.worker} MiB`);
 
   log(`parked: cancelling ${m} ops`);
@@ -73,6 +80,7 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
     ops: m, instantiateSeconds, startSeconds, parkSeconds,
     workerRssMiB: { beforeOps: before.worker, parked: parked.worker, perParkedOpKiB: Math.round(((parked.worker - before.worker) * 1024) / m) },
     temporalRssMiB: { beforeOps: before.temporal, parked: parked.temporal },
+    heatRssMiB: { beforeOps: before.heat, parked: parked.heat }, parkCpuSeconds,
     cancel: { failedTemp, seconds: cancelSeconds, emCancelled },
   };
 }
