@@ -52,6 +52,10 @@ export function heatConf(l: Layout, o: HeatConfInput): string {
 log_file = ${path.join(l.logs, 'heat.log')}
 # oslo.messaging in-memory driver: API and engine share one process (heat_all.py)
 transport_url = fake:/
+# One engine serves every RPC, nested stacks included: with the 60 s default, a
+# busy engine (tens of nested-stack updates at once) fails resources with
+# "MessagingTimeout: No reply on topic engine".
+rpc_response_timeout = 600
 auth_encryption_key = ${o.authEncryptionKey}
 region_name_for_services = RegionOne
 # stack user domain: WaitConditionHandle, signals, SoftwareDeployment
