@@ -7,6 +7,7 @@ import AdmZip from 'adm-zip';
 import path from 'node:path';
 import { sampleVariant } from '../samples/variant';
 import { call, onboard } from './support/api';
+import { keystoneUser, type TestUser } from './support/identity';
 import { renameZipEntry, tackerSampleFiles, zipFiles } from './vnfpkg-fixtures';
 
 const TACKER: [string, string][] = [
@@ -16,8 +17,13 @@ const TACKER: [string, string][] = [
   ['v2_userdata_standard_change_vnfpkg', 'b1bb0ce7-ebca-4fa7-95ed-4840d7000000'],
 ];
 
+// Tacker's samples onboard in a project of their own: other test files onboard some of them in the admin project (a vnfdId is unique per project).
+let samples: TestUser;
+beforeAll(async () => { samples = await keystoneUser('vnfpkgm-samples', 'vnfpkgm-samples-member', 'member'); });
+
 test.each(TACKER)('Tacker sample %s onboards through the API', async (name, vnfdId) => {
-  const p = await onboard(zipFiles(tackerSampleFiles(name)));
+  const as = await samples.headers();
+  const p = await onboard(zipFiles(tackerSampleFiles(name)), as);
   expect(p.onboardingFailureDetails).toBeUndefined();
   expect(p.onboardingState).toBe('ONBOARDED');
   expect(p.operationalState).toBe('ENABLED');
@@ -26,8 +32,8 @@ test.each(TACKER)('Tacker sample %s onboards through the API', async (name, vnfd
   expect(p.vnfProvider).toBe('Company');
   expect(p.softwareImages.length + p.additionalArtifacts.length).toBeGreaterThan(0);
   // Two of Tacker's samples share a vnfdId, which a project may onboard once: make room for the next.
-  expect((await call('PATCH', `/vnfpkgm/v1/vnf_packages/${p.id}`, { operationalState: 'DISABLED' })).status).toBe(200);
-  expect((await call('DELETE', `/vnfpkgm/v1/vnf_packages/${p.id}`)).status).toBe(204);
+  expect((await call('PATCH', `/vnfpkgm/v1/vnf_packages/${p.id}`, { operationalState: 'DISABLED' }, as)).status).toBe(200);
+  expect((await call('DELETE', `/vnfpkgm/v1/vnf_packages/${p.id}`, undefined, as)).status).toBe(204);
 });
 
 test('a vnfdId is onboarded once per project: a second upload of it fails with the reason', async () => {

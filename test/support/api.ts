@@ -68,14 +68,14 @@ export async function waitOpState(opOccId: string, states: string[], timeoutMs =
 export const opIdFrom = (r: Res) => String(r.headers.get('location')).split('/').pop()!;
 
 /** Uploads a zip into a new package and waits for onboarding to finish (ONBOARDED or back to CREATED). */
-export async function onboard(zip: Buffer): Promise<any> {
-  const created = await call('POST', '/vnfpkgm/v1/vnf_packages', { userDefinedData: { test: 'yes' } });
+export async function onboard(zip: Buffer, headers: Record<string, string> = {}): Promise<any> {
+  const created = await call('POST', '/vnfpkgm/v1/vnf_packages', { userDefinedData: { test: 'yes' } }, headers);
   if (created.status !== 201) throw new Error(`create package: ${created.status} ${created.text}`);
   const id = created.body.id;
-  const up = await call('PUT', `/vnfpkgm/v1/vnf_packages/${id}/package_content`, zip);
+  const up = await call('PUT', `/vnfpkgm/v1/vnf_packages/${id}/package_content`, zip, headers);
   if (up.status !== 202) throw new Error(`upload: ${up.status} ${up.text}`);
   return eventually(`package ${id} onboarding`, async () => {
-    const p = (await call('GET', `/vnfpkgm/v1/vnf_packages/${id}`)).body;
+    const p = (await call('GET', `/vnfpkgm/v1/vnf_packages/${id}`, undefined, headers)).body;
     return p.onboardingState === 'ONBOARDED' || (p.onboardingState === 'CREATED' && p.onboardingFailureDetails) ? p : undefined;
   });
 }
