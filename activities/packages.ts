@@ -2,20 +2,25 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { and, eq, ne } from 'drizzle-orm';
 import crypto from 'node:crypto';
-import { vnfPackageContents, vnfPackageFiles, vnfPackages } from '../common/db/schema';
-import { loadPackage } from '../vnfpkg';
+import { vnfPackageFiles, vnfPackages } from '../common/db/schema';
+import { loadPackage, type PackageLimits } from '../vnfpkg';
 import { PackageError } from '../vnfpkg/csar';
+import { PackageStore } from '../vnfpkg/package-store';
 import { additionalArtifacts, softwareImages } from '../vnfpkg/pkg-info';
 import type { ActivityDeps } from './deps';
 
-export function packageActivities({ db, log }: ActivityDeps) {
+export function packageActivities({ db, log, cfg }: ActivityDeps) {
+  const store = new PackageStore(cfg.packageStoreDir);
+  const { packageUnzippedBytes, packageRatio, packageEntries, packageVnfdBytes, vduInstances } = cfg.limits;
+  const limits: PackageLimits = { unzippedBytes: packageUnzippedBytes, ratio: packageRatio, entries: packageEntries, vnfdBytes: packageVnfdBytes, vduInstances };
   return {
     async onboardPackage({ packageId }: { packageId: string }): Promise<void> {
-      const content = db.select().from(vnfPackageContents).where(eq(vnfPackageContents.packageId, packageId)).get();
-      if (!content) throw ApplicationFailure.nonRetryable(`package ${packageId} has no uploaded content`, 'PackageError');
+      const zip = store.read(packageId);
+      if (!zip) throw ApplicationFailure.nonRetryable(`package ${packageId} has no uploaded content in ${store.dir}`, 'PackageError');
       let loaded;
       try {
-        loaded = loadPackage(content.zip);
+        // A limit (PACKAGE_MAX_*, MAX_VDU_INSTANCES) is a PackageError too: a bomb fails once, it is not retried.
+        loaded = loadPackage(zip, limits);
       } catch (e) {
         if (e instanceof PackageError) throw ApplicationFailure.nonRetryable(e.message, 'PackageError');
         throw e;
@@ -37,7 +42,7 @@ export function packageActivities({ db, log }: ActivityDeps) {
           onboardingState: 'ONBOARDED', operationalState: 'ENABLED', onboardingFailureDetails: null,
           vnfdId: vnfd.vnfdId, vnfProvider: vnfd.provider, vnfProductName: vnfd.productName,
           vnfSoftwareVersion: vnfd.softwareVersion, vnfdVersion: vnfd.vnfdVersion,
-          checksum: { algorithm: 'SHA-256', hash: crypto.createHash('sha256').update(content.zip).digest('hex') },
+          checksum: { algorithm: 'SHA-256', hash: crypto.createHash('sha256').update(zip).digest('hex') },
           vnfd: vnfd as unknown as Record<string, unknown>, vnfdFiles: csar.vnfdFiles,
           softwareImages: images, additionalArtifacts: additionalArtifacts(csar.files, csar.vnfdFiles, images),
         }).where(eq(vnfPackages.id, packageId)).run();
@@ -46,9 +51,9 @@ export function packageActivities({ db, log }: ActivityDeps) {
     },
 
     async failOnboarding({ packageId, reason }: { packageId: string; reason: string }): Promise<void> {
+      store.remove(packageId); // before CREATED is visible: a new upload's file must not be the one removed
       db.transaction((tx) => {
         tx.delete(vnfPackageFiles).where(eq(vnfPackageFiles.packageId, packageId)).run();
-        tx.delete(vnfPackageContents).where(eq(vnfPackageContents.packageId, packageId)).run();
         tx.update(vnfPackages).set({
           onboardingState: 'CREATED', operationalState: 'DISABLED',
           onboardingFailureDetails: { title: 'Onboarding failed', status: 422, detail: reason },

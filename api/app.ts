@@ -8,6 +8,8 @@ import express, { type Request } from 'express';
 import { authenticate, type ErrorRenderer } from './auth/middleware';
 import type { ApiContext } from './context';
 import { problemHandler, sendProblem } from './errors';
+import { checkHost } from './limits/host-check';
+import { checkMediaType, parseJsonBody } from './limits/request-body';
 import { openApiDocument } from './openapi';
 import { usePolicy } from './routes/authorize';
 import { sendTackerError, vimsRouter } from './routes/vims';
@@ -23,7 +25,11 @@ export function createApp(ctx: ApiContext): express.Express {
   app.set('etag', false);
   usePolicy(ctx.policy);
   app.use((req, _res, next) => { ctx.log.debug({ method: req.method, path: req.path }, 'request'); next(); });
+  app.use(checkHost(ctx.cfg.limits.allowedHosts, rendererFor));
   app.use(authenticate(ctx.tokens, rendererFor));
+  // After authentication: nobody unauthenticated makes the API read a body.
+  app.use(checkMediaType(rendererFor));
+  app.use(parseJsonBody(ctx.cfg.limits, rendererFor));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.get('/', (_req, res) => {
     res.json({ versions: [{ id: 'v1.0', status: 'CURRENT', links: [{ rel: 'self', href: `${ctx.cfg.apiBaseUrl}/v1.0` }] }] });

@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { Policy } from './auth/policy';
 import { TokenValidator } from './auth/tokens';
 import { reconcileOperations } from './operations';
+import { reconcilePackages } from './package-reconcile';
 
 async function main() {
   const cfg = loadConfig();
@@ -21,6 +22,7 @@ async function main() {
   await ensureSearchAttributes(temporal, cfg.temporalNamespace);
   await ensureDefaultVim(db, box, cfg);
   const ctx = { db, box, cfg, temporal, log, tokens: new TokenValidator(cfg.identity), policy: Policy.load(cfg.identity.policyFile) };
+  await reconcilePackages(ctx);
   const restarted = await reconcileOperations(ctx);
   if (restarted) log.warn({ count: restarted }, 'started workflows of op occs left unstarted by a crash');
   const server = createApp(ctx).listen(cfg.apiPort, cfg.apiHost, () => log.info({ url: cfg.apiBaseUrl }, 'API listening'));

@@ -3,6 +3,7 @@
  * The README's configuration table mirrors this file.
  */
 import path from 'node:path';
+import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
 
 /** A non-negative integer from the environment, or the default when unset. */
 export function intFromEnv(name: string, dflt: number): number {
@@ -69,6 +70,54 @@ export interface Config {
   scriptsOutputBytes: number;
   /** Worker's sticky workflow cache size (undefined = the SDK's default, from the heap size). */
   maxCachedWorkflows?: number;
+  /** Where uploaded package zips live (one file per package); API and workers must see the same directory. */
+  packageStoreDir: string;
+  /** Request and package limits (README, "Limits"). */
+  limits: Limits;
+}
+
+export interface Limits {
+  /** JSON request body, after decompression. */
+  jsonBytes: number;
+  /** Nesting of a JSON request body (objects and arrays). */
+  jsonDepth: number;
+  /** Host header values (host names, without port) the API answers to. */
+  allowedHosts: string[];
+  /** Uploaded package zip. */
+  packageBytes: number;
+  /** Sum of a package's inflated entries. */
+  packageUnzippedBytes: number;
+  /** Inflated / compressed size of one zip entry (entries inflating to at most 4 MiB are exempt). */
+  packageRatio: number;
+  /** Entries in a package zip. */
+  packageEntries: number;
+  /** The parsed VNFD model as stored (JSON). */
+  packageVnfdBytes: number;
+  /** Instances of one VDU: vdu_profile max, initial delta, instantiation levels, scaling deltas. */
+  vduInstances: number;
+}
+
+/** Hosts the API answers to unless API_ALLOWED_HOSTS says otherwise: loopback, the base URL's host, the bind host. */
+function allowedHosts(apiHost: string, apiBaseUrl: string): string[] {
+  const listed = (process.env.API_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (listed.length > 0) return listed;
+  let baseHost = '';
+  try { baseHost = new URL(apiBaseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, ''); } catch { /* checked nowhere else: a bad base URL adds no host */ }
+  return [...new Set(['localhost', '127.0.0.1', '::1', baseHost, apiHost.toLowerCase()].filter(Boolean))];
+}
+
+function loadLimits(apiHost: string, apiBaseUrl: string): Limits {
+  return {
+    jsonBytes: intFromEnv('API_MAX_JSON_BYTES', 1024 * 1024),
+    jsonDepth: intFromEnv('API_MAX_JSON_DEPTH', 64),
+    allowedHosts: allowedHosts(apiHost, apiBaseUrl),
+    packageBytes: intFromEnv('PACKAGE_MAX_BYTES', 1024 * 1024 * 1024),
+    packageUnzippedBytes: intFromEnv('PACKAGE_MAX_UNZIPPED_BYTES', PKG.unzippedBytes),
+    packageRatio: intFromEnv('PACKAGE_MAX_RATIO', PKG.ratio),
+    packageEntries: intFromEnv('PACKAGE_MAX_ENTRIES', PKG.entries),
+    packageVnfdBytes: intFromEnv('PACKAGE_MAX_VNFD_BYTES', PKG.vnfdBytes),
+    vduInstances: intFromEnv('MAX_VDU_INSTANCES', PKG.vduInstances),
+  };
 }
 
 export function loadConfig(): Config {
@@ -82,11 +131,12 @@ export function loadConfig(): Config {
   const keystonePort = intFromEnv('KEYSTONE_PORT', 5000);
   const heatSleepScale = Number(process.env.HEAT_TASK_SLEEP_SCALE || '1');
   if (!(heatSleepScale > 0 && heatSleepScale <= 1)) throw new Error(`HEAT_TASK_SLEEP_SCALE must be in (0, 1], got "${process.env.HEAT_TASK_SLEEP_SCALE}"`);
+  const apiBaseUrl = process.env.API_BASE_URL || `http://${apiHost}:${apiPort}`;
   return {
     dataDir,
     apiHost,
     apiPort,
-    apiBaseUrl: process.env.API_BASE_URL || `http://${apiHost}:${apiPort}`,
+    apiBaseUrl,
     temporalPort,
     temporalUiPort,
     temporalAddress: process.env.TEMPORAL_ADDRESS || `127.0.0.1:${temporalPort}`,
@@ -126,5 +176,7 @@ export function loadConfig(): Config {
     scriptsMemoryBytes: intFromEnv('SCRIPTS_MEMORY_MB', 2048) * 1024 * 1024,
     scriptsOutputBytes: intFromEnv('SCRIPTS_OUTPUT_KB', 64) * 1024,
     maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
+    packageStoreDir: path.resolve(process.env.PACKAGE_STORE_DIR || path.join(dataDir, 'packages')),
+    limits: loadLimits(apiHost, apiBaseUrl),
   };
 }

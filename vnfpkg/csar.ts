@@ -2,6 +2,7 @@ import { collectVnfdFiles } from './imports';
 import { verifyListedFiles } from './listed-files';
 import { PackageError } from './package-error';
 import { toPackagePath } from './package-path';
+import { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
 import { parseToscaMeta, TOSCA_META_PATH, type ToscaMeta } from './tosca-meta';
 import { unzipPackage } from './zip-entries';
 
@@ -26,8 +27,8 @@ export interface Csar {
  * all its imports present, inside the package and valid YAML.
  * Throws PackageError; the VNFD's meaning is checked later by buildVnfd.
  */
-export function readCsar(zip: Buffer): Csar {
-  const files = unzipPackage(zip);
+export function readCsar(zip: Buffer, limits: PackageLimits = PACKAGE_LIMIT_DEFAULTS): Csar {
+  const files = unzipPackage(zip, limits);
 
   const metaFile = files[TOSCA_META_PATH];
   if (metaFile === undefined) throw new PackageError(missingMetaReason(files));

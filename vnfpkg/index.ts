@@ -4,6 +4,8 @@
  * PackageError whose message is meant for the operator.
  */
 import { readCsar, type Csar } from './csar';
+import { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
+import { checkVduInstanceBounds, checkVnfdSize } from './vdu-bounds';
 import { buildVnfd } from './vnfd';
 import type { Vnfd } from './vnfd-model';
 
@@ -12,7 +14,13 @@ export type { Csar, ToscaMeta, ToscaMetaEntry } from './csar';
 export { buildVnfd } from './vnfd';
 export * from './vnfd-model';
 
-export function loadPackage(zip: Buffer): { csar: Csar; vnfd: Vnfd } {
-  const csar = readCsar(zip);
-  return { csar, vnfd: buildVnfd(csar) };
+export { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
+
+/** Reads, checks and models a package within `limits` (package-limits.ts). */
+export function loadPackage(zip: Buffer, limits: PackageLimits = PACKAGE_LIMIT_DEFAULTS): { csar: Csar; vnfd: Vnfd } {
+  const csar = readCsar(zip, limits);
+  const vnfd = buildVnfd(csar);
+  checkVduInstanceBounds(vnfd, limits.vduInstances);
+  checkVnfdSize(vnfd, limits.vnfdBytes);
+  return { csar, vnfd };
 }

@@ -1,9 +1,12 @@
 /** SOL005 VNF package management: /vnfpkgm/v1. Onboarding runs as a workflow. */
 import crypto from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { Router, type Request, type Response } from 'express';
 import AdmZip from 'adm-zip';
 import { and, eq, inArray } from 'drizzle-orm';
-import { vnfPackageContents, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
+import { vnfPackageFiles, vnfPackages } from '../../common/db/schema';
+import { PackageStore, TooLarge } from '../../vnfpkg/package-store';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound } from '../errors';
 import { parse } from '../validate';
@@ -15,10 +18,11 @@ import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
 import { authorize } from './authorize';
 
-const MAX_PACKAGE_BYTES = 2 * 1024 * 1024 * 1024;
-
 export function vnfpkgmRouter(ctx: ApiContext): Router {
   const { db } = ctx;
+  const store = new PackageStore(ctx.cfg.packageStoreDir);
+  const maxPackageBytes = ctx.cfg.limits.packageBytes;
+  const tooLarge = () => new HttpError(413, `the package is larger than ${maxPackageBytes} bytes (PACKAGE_MAX_BYTES)`);
   const r = Router();
   /** The caller's project's package (admins: any), else 404. */
   const load = (res: Response, id: string) => {
@@ -35,7 +39,8 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
 
   r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: '/vnfpkgm/v1', apiVersions: [{ version: '2.6.1', isDeprecated: false }] }); });
 
-  r.post('/vnf_packages', express.json(), write, (req, res) => {
+  // JSON bodies are parsed (and bounded) in app.ts.
+  r.post('/vnf_packages', write, (req, res) => {
     const body = parse(CreateVnfPkgInfoRequest, req.body ?? {});
     const pkgId = crypto.randomUUID();
     db.insert(vnfPackages).values({
@@ -52,21 +57,24 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
 
   r.get('/vnf_packages/:id', read, (req, res) => { res.json(packageView(load(res, id(req)))); });
 
-  r.patch('/vnf_packages/:id', express.json({ type: ['application/json', 'application/merge-patch+json'] }), write, (req, res) => {
+  r.patch('/vnf_packages/:id', write, (req, res) => {
     const mods = parse(VnfPkgInfoModifications, req.body);
-    const p = load(res, id(req));
-    if (mods.operationalState) {
-      requireOnboarded(p);
-      if (mods.operationalState === p.operationalState) throw conflict(`VNF package ${p.id} is already ${p.operationalState}`);
-    }
-    let userDefinedData = p.userDefinedData;
-    if (mods.userDefinedData) {
-      userDefinedData = { ...p.userDefinedData };
-      for (const [k, v] of Object.entries(mods.userDefinedData)) {
-        if (v === null) delete userDefinedData[k]; else userDefinedData[k] = v; // JSON merge patch
+    // read-merge-write in one IMMEDIATE transaction: a concurrent PATCH (another API process) cannot lose keys
+    db.transaction(() => {
+      const p = load(res, id(req));
+      if (mods.operationalState) {
+        requireOnboarded(p);
+        if (mods.operationalState === p.operationalState) throw conflict(`VNF package ${p.id} is already ${p.operationalState}`);
       }
-    }
-    db.update(vnfPackages).set({ operationalState: mods.operationalState ?? p.operationalState, userDefinedData }).where(eq(vnfPackages.id, p.id)).run();
+      let userDefinedData = p.userDefinedData;
+      if (mods.userDefinedData) {
+        userDefinedData = { ...p.userDefinedData };
+        for (const [k, v] of Object.entries(mods.userDefinedData)) {
+          if (v === null) delete userDefinedData[k]; else userDefinedData[k] = v; // JSON merge patch
+        }
+      }
+      db.update(vnfPackages).set({ operationalState: mods.operationalState ?? p.operationalState, userDefinedData }).where(eq(vnfPackages.id, p.id)).run();
+    }, { behavior: 'immediate' });
     res.json(mods);
   });
 
@@ -77,38 +85,62 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     }
     if (['UPLOADING', 'PROCESSING'].includes(p.onboardingState)) throw conflict(`VNF package ${p.id} is ${p.onboardingState}`);
     db.delete(vnfPackages).where(eq(vnfPackages.id, p.id)).run();
+    try { store.remove(p.id); } catch (e) { ctx.log.warn({ packageId: p.id, err: (e as Error).message }, 'could not remove the package file'); }
     res.status(204).end();
   });
 
-  r.put('/vnf_packages/:id/package_content', write, express.raw({ type: () => true, limit: MAX_PACKAGE_BYTES }), async (req, res) => {
+  /**
+   * The body goes to a temporary file first (at most PACKAGE_MAX_BYTES); only
+   * a complete upload moves the package CREATED -> PROCESSING, in the same
+   * transaction that puts the file in place. Any failure before leaves it
+   * CREATED, with no file, so the caller can PUT again.
+   */
+  r.put('/vnf_packages/:id/package_content', write, async (req, res) => {
     const p = load(res, id(req));
-    const zip = req.body as Buffer;
-    if (!Buffer.isBuffer(zip) || zip.length === 0) throw badRequest('package_content: the request body must be the zip file');
-    // CREATED -> UPLOADING atomically, so two uploads cannot both proceed.
-    const claimed = db.update(vnfPackages).set({ onboardingState: 'UPLOADING', onboardingFailureDetails: null })
-      .where(and(eq(vnfPackages.id, p.id), eq(vnfPackages.onboardingState, 'CREATED'))).run();
-    if (claimed.changes === 0) throw conflict(`VNF package ${p.id} is ${load(res, p.id).onboardingState}; content can only be uploaded in CREATED`);
-    db.transaction((tx) => {
-      tx.insert(vnfPackageContents).values({ packageId: p.id, zip }).onConflictDoUpdate({ target: vnfPackageContents.packageId, set: { zip } }).run();
-      tx.update(vnfPackages).set({ onboardingState: 'PROCESSING' }).where(eq(vnfPackages.id, p.id)).run();
-    });
+    const notCreated = (state: string) => conflict(`VNF package ${p.id} is ${state}; content can only be uploaded in CREATED`);
+    if (p.onboardingState !== 'CREATED') throw notCreated(p.onboardingState);
+    if (Number(req.get('content-length') ?? 0) > maxPackageBytes) throw tooLarge();
+    let upload: { file: string; bytes: number };
+    try {
+      upload = await store.receive(p.id, req, maxPackageBytes);
+    } catch (e) {
+      if (e instanceof TooLarge) throw tooLarge();
+      throw e;
+    }
+    try {
+      if (upload.bytes === 0) throw badRequest('package_content: the request body must be the zip file');
+      db.transaction((tx) => {
+        const claimed = tx.update(vnfPackages).set({ onboardingState: 'PROCESSING', onboardingFailureDetails: null })
+          .where(and(eq(vnfPackages.id, p.id), eq(vnfPackages.onboardingState, 'CREATED'))).run();
+        if (claimed.changes === 0) throw notCreated(load(res, p.id).onboardingState);
+        store.commit(upload.file, p.id);
+      }, { behavior: 'immediate' });
+    } finally {
+      fs.rmSync(upload.file, { force: true });
+    }
     try {
       await ctx.temporal.workflow.start('onboard', {
         workflowId: `onboard-${p.id}-${Date.now()}`, taskQueue: ctx.cfg.taskQueue, args: [{ packageId: p.id }],
       });
     } catch (e) {
       db.update(vnfPackages).set({ onboardingState: 'CREATED' }).where(eq(vnfPackages.id, p.id)).run();
+      store.remove(p.id);
       throw new HttpError(503, `the workflow engine is unavailable (${(e as Error).message}); upload again later`);
     }
     res.status(202).end();
   });
 
-  r.get('/vnf_packages/:id/package_content', read, (req, res) => {
+  r.get('/vnf_packages/:id/package_content', read, async (req, res) => {
     const p = load(res, id(req));
     requireOnboarded(p);
-    const c = db.select().from(vnfPackageContents).where(eq(vnfPackageContents.packageId, p.id)).get();
-    if (!c) throw notFound(`VNF package ${p.id} has no content`);
-    res.type('application/zip').send(c.zip);
+    let file: fs.ReadStream;
+    try {
+      file = await openStream(store.pathOf(p.id));
+    } catch {
+      throw notFound(`VNF package ${p.id} has no content`);
+    }
+    res.type('application/zip');
+    await pipeline(file, res).catch(() => res.destroy()); // the caller went away mid-download
   });
 
   r.get('/vnf_packages/:id/vnfd', read, (req, res) => {
@@ -140,4 +172,12 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   });
 
   return r;
+}
+
+/** A read stream once the file is open (so a missing file is an error here, not mid-response). */
+function openStream(file: string): Promise<fs.ReadStream> {
+  return new Promise((resolve, reject) => {
+    const stream = fs.createReadStream(file);
+    stream.once('open', () => resolve(stream)).once('error', reject);
+  });
 }

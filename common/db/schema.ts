@@ -60,11 +60,11 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   createdAt: text('created_at').notNull(),
 }, (t) => [index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId)]);
 
-/** Uploaded zips, kept apart so package listings never load them. */
-export const vnfPackageContents = sqliteTable('vnf_package_contents', {
-  packageId: text('package_id').primaryKey().references(() => vnfPackages.id, { onDelete: 'cascade' }),
-  zip: blob('zip', { mode: 'buffer' }).notNull(),
-});
+/*
+ * Uploaded zips are files in the package store (vnfpkg/package-store.ts), not
+ * rows: migration 0004 renamed the old BLOB table to legacy_package_contents,
+ * which the API empties into the store at start (api/package-reconcile.ts).
+ */
 
 /** Every file of an onboarded package (artifacts, BaseHOT, scripts). */
 export const vnfPackageFiles = sqliteTable('vnf_package_files', {

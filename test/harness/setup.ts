@@ -42,6 +42,8 @@ export default async function setup(): Promise<void> {
     AUTH_TOKEN_CACHE_TTL_S: '2',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
+    // small enough that test/hostile-limits.test.ts streams past it quickly, far above any test package
+    PACKAGE_MAX_BYTES: String(32 * 1024 * 1024),
     // TLS material for the coordination client; tests write these files when they need them
     COORD_CLIENT_CERT_HOSTS: '127.0.0.1',
     COORD_CA_FILE: path.join(dataDir, 'coord', 'ca.pem'), COORD_CLIENT_CERT: path.join(dataDir, 'coord', 'client.pem'), COORD_CLIENT_KEY: path.join(dataDir, 'coord', 'client-key.pem'),
