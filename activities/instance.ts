@@ -8,6 +8,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
 import { redact } from '../common/secrets';
+import { maskBySchema } from '../common/secret-schema';
+import { InstantiateAdditionalParams } from '../api/schemas/additional-params';
 import { scaleStatusForLevel } from '../infra/hot';
 import type { InstantiateInput } from '../infra/hot';
 import { buildInstantiatedVnfInfo, InstantiatedVnfInfo, VnfcResourceInfo } from '../infra/vnf-info';
@@ -39,7 +41,7 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       forgetHostKeys(db, [...changes.modified, ...changes.removed]); // replaced servers have new SSH host keys
       const byId = new Map([...(previous?.vnfcResourceInfo ?? []), ...info.vnfcResourceInfo].map((v) => [v.id, v]));
       const affected = (ids: string[], changeType: string) => ids.map((id) => ({ id, vduId: byId.get(id)!.vduId, changeType, computeResource: byId.get(id)!.computeResource }));
-      const shown = redact({ ...info, additionalParams: input.additionalParams ?? {} });
+      const shown = { ...redact(info), additionalParams: maskBySchema(InstantiateAdditionalParams, input.additionalParams ?? {}) };
       db.transaction((tx) => {
         tx.update(vnfInstances).set({
           instantiationState: 'INSTANTIATED', instantiatedVnfInfo: shown as unknown as Record<string, unknown>,

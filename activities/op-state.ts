@@ -2,10 +2,13 @@
 import { eq } from 'drizzle-orm';
 import { vnfLcmOpOccs } from '../common/db/schema';
 import type { ProblemDetails } from '../common/problem';
-import type { OpState } from '../workflows/definitions';
+import { FINAL_STATES, type OpState } from '../workflows/definitions';
+import { releaseChangeTarget } from '../common/db/package-usage';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
 import { flavourOf, loadOpOcc, opParams } from './records';
+import { maskOpError } from '../common/secret-errors';
+import { requestSchemaOf } from '../api/schemas/operation-requests';
 
 export interface RollingProgress { moved?: number; coordinated?: number; rolledBack?: number }
 
@@ -28,12 +31,14 @@ export function opStateActivities({ db, box }: ActivityDeps) {
         operationState: a.state,
         ...(changed ? { stateEnteredTime: new Date().toISOString() } : {}),
         // The error stays visible until the op moves on from FAILED_TEMP/FAILED.
-        ...(a.error ? { error: a.error } : a.state === 'PROCESSING' || a.state === 'ROLLING_BACK' || a.state === 'COMPLETED' || a.state === 'ROLLED_BACK' ? { error: null } : {}),
+        ...(a.error ? { error: maskOpError(a.error, requestSchemaOf(op.operation), opParams(box, op)) } : a.state === 'PROCESSING' || a.state === 'ROLLING_BACK' || a.state === 'COMPLETED' || a.state === 'ROLLED_BACK' ? { error: null } : {}),
         ...(a.currentStep !== undefined ? { currentStep: a.currentStep } : {}),
         isCancelPending: a.isCancelPending,
         cancelMode: a.cancelMode,
         workflowStarted: true,
       }).where(eq(vnfLcmOpOccs.id, a.opOccId)).run();
+      // A change_vnfpkg's target was held IN_USE while the op ran (re-run on a retried write: idempotent).
+      if (FINAL_STATES.includes(a.state)) releaseChangeTarget(db, a.opOccId);
     },
 
     /** Progress inside a step (e.g. which VNFC a rolling update is on), shown as currentStep; optionally the rolling counters. */

@@ -6,19 +6,24 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import { z } from 'zod';
 import { CancelModeRequest, CreateVnfRequest, HealVnfRequest, InstantiateVnfRequest, ScaleVnfRequest, TerminateVnfRequest } from './schemas/vnflcm';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfpkgm';
+import { ChangeCurrentVnfPkgRequest } from './schemas/change-vnfpkg';
+import { VimRegisterRequest, VimUpdateRequest } from './schemas/vims';
 
 const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
 
 export function openApiDocument(): object {
   const r = new OpenAPIRegistry();
-  const schemas = { CreateVnfPkgInfoRequest, VnfPkgInfoModifications, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest, HealVnfRequest, ScaleVnfRequest, CancelModeRequest };
+  const schemas = { CreateVnfPkgInfoRequest, VnfPkgInfoModifications, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest, HealVnfRequest, ScaleVnfRequest, CancelModeRequest, ChangeCurrentVnfPkgRequest, VimRegisterRequest, VimUpdateRequest };
   for (const [name, s] of Object.entries(schemas)) r.register(name, s);
   const id = (name: string) => z.object({ [name]: z.string() });
 
   r.registerPath({ method: 'post', path: '/vnfpkgm/v1/vnf_packages', request: { body: json(CreateVnfPkgInfoRequest) }, responses: { 201: { description: 'VnfPkgInfo' }, 400: problem } });
   r.registerPath({ method: 'get', path: '/vnfpkgm/v1/vnf_packages', responses: { 200: { description: 'VnfPkgInfo[]' } } });
   r.registerPath({ method: 'patch', path: '/vnfpkgm/v1/vnf_packages/{vnfPkgId}', request: { params: id('vnfPkgId'), body: json(VnfPkgInfoModifications) }, responses: { 200: { description: 'VnfPkgInfoModifications' }, 409: problem } });
+  for (const sub of ['', '/vnfd', '/package_content']) {
+    r.registerPath({ method: 'get', path: `/vnfpkgm/v1/vnf_packages/{vnfPkgId}${sub}`, request: { params: id('vnfPkgId') }, responses: { 200: { description: sub ? sub.slice(1) : 'VnfPkgInfo' }, 404: problem } });
+  }
   r.registerPath({ method: 'put', path: '/vnfpkgm/v1/vnf_packages/{vnfPkgId}/package_content', request: { params: id('vnfPkgId') }, responses: { 202: { description: 'Accepted; onboarding runs as a workflow' }, 409: problem } });
 
   for (const v of ['v1', 'v2']) {
@@ -31,8 +36,21 @@ export function openApiDocument(): object {
     for (const task of ['retry', 'rollback', 'fail']) {
       r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/${task}`, request: { params: id('vnfLcmOpOccId') }, responses: { [task === 'fail' ? 200 : 202]: { description: task }, 409: problem } });
     }
+    r.registerPath({ method: 'get', path: `${base}/vnf_instances`, responses: { 200: { description: 'VnfInstance[]' } } });
+    r.registerPath({ method: 'get', path: `${base}/vnf_instances/{vnfInstanceId}`, request: { params: id('vnfInstanceId') }, responses: { 200: { description: 'VnfInstance' }, 404: problem } });
+    r.registerPath({ method: 'get', path: `${base}/vnf_lcm_op_occs`, responses: { 200: { description: 'VnfLcmOpOcc[]' } } });
+    r.registerPath({ method: 'get', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}`, request: { params: id('vnfLcmOpOccId') }, responses: { 200: { description: 'VnfLcmOpOcc' }, 404: problem } });
+    if (v === 'v2') {
+      r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/change_vnfpkg`, request: { params: id('vnfInstanceId'), body: json(ChangeCurrentVnfPkgRequest) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem, 422: problem } });
+    }
     r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/cancel`, request: { params: id('vnfLcmOpOccId'), body: json(CancelModeRequest) }, responses: { 202: { description: 'cancel' }, 409: problem } });
   }
+  // Tacker's legacy VIM API (errors as {"TackerError": …})
+  const tackerError = { description: 'TackerError', content: { 'application/json': { schema: { type: 'object' as const } } } };
+  r.registerPath({ method: 'get', path: '/v1.0/vims', responses: { 200: { description: '{vims: [...]}' } } });
+  r.registerPath({ method: 'post', path: '/v1.0/vims', request: { body: json(VimRegisterRequest) }, responses: { 201: { description: '{vim}' }, 400: tackerError } });
+  r.registerPath({ method: 'get', path: '/v1.0/vims/{vimId}', request: { params: id('vimId') }, responses: { 200: { description: '{vim}' }, 404: tackerError } });
+  r.registerPath({ method: 'put', path: '/v1.0/vims/{vimId}', request: { params: id('vimId'), body: json(VimUpdateRequest) }, responses: { 200: { description: '{vim}' }, 400: tackerError, 404: tackerError } });
   return new OpenApiGeneratorV3(r.definitions).generateDocument({
     openapi: '3.0.3',
     info: { title: 'NFV orchestrator (Tacker-compatible ETSI SOL003/SOL005)', version: '0.1.0' },

@@ -10,7 +10,8 @@ import { WorkflowNotFoundError, WorkflowExecutionAlreadyStartedError, Applicatio
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { and, eq, inArray, not } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
-import { redact } from '../common/secrets';
+import { maskBySchema } from '../common/secret-schema';
+import { requestSchemaOf } from './schemas/operation-requests';
 import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../common/search-attributes';
 import { CONFLICT, FINAL_STATES, LcmOperation, LcmOpInput, UNPROCESSABLE } from '../workflows/definitions';
 import type { ApiContext } from './context';
@@ -37,6 +38,9 @@ export interface StartOperation {
 export async function startOperation(ctx: ApiContext, s: StartOperation): Promise<OpOccRow> {
   const { db, box } = ctx;
   const now = new Date().toISOString();
+  // CPU work on request data happens here, before the write lock is taken (H1): the lock is held only for reads and writes.
+  const operationParams = maskBySchema(requestSchemaOf(s.operation), s.params);
+  const operationParamsSealed = box.sealJson(s.params);
   const op = db.transaction((tx) => {
     const inst = tx.select().from(vnfInstances).where(ownedAnd(vnfInstances.projectId, s.scope, eq(vnfInstances.id, s.instanceId))).get();
     if (!inst) throw notFound(`VNF instance ${s.instanceId} not found`);
@@ -51,7 +55,7 @@ export async function startOperation(ctx: ApiContext, s: StartOperation): Promis
     const row = {
       id: crypto.randomUUID(), projectId: inst.projectId, vnfInstanceId: s.instanceId, operation: s.operation, operationState: 'STARTING',
       stateEnteredTime: now, startTime: now, isAutomaticInvocation: false,
-      operationParams: redact(s.params), operationParamsSealed: box.sealJson(s.params),
+      operationParams, operationParamsSealed,
       isCancelPending: false, workflowStarted: false,
     };
     tx.insert(vnfLcmOpOccs).values(row).run();

@@ -2,6 +2,12 @@
 import type { Config } from '../common/config';
 import { vnfInstances, vnfLcmOpOccs, vnfPackages } from '../common/db/schema';
 import { workflowUiLink } from '../common/temporal';
+import { maskOpError } from '../common/secret-errors';
+import { maskBySchema } from '../common/secret-schema';
+import type { SecretBox } from '../common/secrets';
+import { InstantiateAdditionalParams } from './schemas/additional-params';
+import { requestSchemaOf } from './schemas/operation-requests';
+import { VimConnectionInfo } from './schemas/vnflcm';
 
 type PackageRow = typeof vnfPackages.$inferSelect;
 type InstanceRow = typeof vnfInstances.$inferSelect;
@@ -39,7 +45,11 @@ export function instanceView(i: InstanceRow, v: ApiVersion) {
     links.instantiate = href(`${base}/instantiate`);
   }
   // v2 keys vimConnectionInfo by id; v1 lists it (seed 000 shows the v1 list).
-  const vci = v === 'v2' ? Object.fromEntries(i.vimConnectionInfo.map((c) => [String(c.id), c])) : i.vimConnectionInfo;
+  // Masked again when shown (rows written before masking by schema): masking is idempotent.
+  const shownVci = i.vimConnectionInfo.map((c) => maskBySchema(VimConnectionInfo, c));
+  const vci = v === 'v2' ? Object.fromEntries(shownVci.map((c) => [String(c.id), c])) : shownVci;
+  const info = i.instantiatedVnfInfo as { additionalParams?: unknown } | null;
+  const shownInfo = info ? { ...info, ...(info.additionalParams ? { additionalParams: maskBySchema(InstantiateAdditionalParams, info.additionalParams) } : {}) } : info;
   return {
     id: i.id,
     vnfInstanceName: i.vnfInstanceName,
@@ -52,13 +62,18 @@ export function instanceView(i: InstanceRow, v: ApiVersion) {
     vnfPkgId: i.vnfPkgId,
     vimConnectionInfo: vci,
     instantiationState: i.instantiationState,
-    ...(instantiated && i.instantiatedVnfInfo ? { instantiatedVnfInfo: i.instantiatedVnfInfo } : {}),
+    ...(instantiated && shownInfo ? { instantiatedVnfInfo: shownInfo } : {}),
     metadata: i.metadata,
     _links: links,
   };
 }
 
-export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config) {
+/**
+ * `box` opens the sealed request so that every secret value of it is masked
+ * in the error too (a failing step may echo one); without it only the
+ * key-name and URL safety net applies to the error.
+ */
+export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretBox) {
   const base = `/vnflcm/${v}/vnf_lcm_op_occs/${o.id}`;
   const links: Record<string, { href: string }> = {
     self: href(base),
@@ -78,10 +93,10 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config) {
     grantId: null,
     operation: o.operation,
     isAutomaticInvocation: o.isAutomaticInvocation,
-    operationParams: o.operationParams,
+    operationParams: maskBySchema(requestSchemaOf(o.operation), o.operationParams),
     isCancelPending: o.isCancelPending,
     ...(o.cancelMode ? { cancelMode: o.cancelMode } : {}),
-    ...(o.error ? { error: o.error } : {}),
+    ...(o.error ? { error: maskOpError(o.error, requestSchemaOf(o.operation), box ? requestOf(box, o) : o.operationParams) } : {}),
     ...(o.resourceChanges ? { resourceChanges: o.resourceChanges } : {}),
     ...(o.changedInfo ? { changedInfo: o.changedInfo } : {}),
     ...(o.lcmCoordinations ? { lcmCoordinations: o.lcmCoordinations } : {}),
@@ -89,4 +104,13 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config) {
     ...(o.currentStep ? { currentStep: o.currentStep } : {}),
     _links: links,
   };
+}
+
+/** The op's request with its secrets (to find them in texts); an unreadable seal leaves only the masked params. */
+function requestOf(box: SecretBox, o: OpOccRow): unknown {
+  try {
+    return box.openJson(o.operationParamsSealed);
+  } catch {
+    return o.operationParams;
+  }
 }

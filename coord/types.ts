@@ -4,6 +4,7 @@
  * reference EM server (em/) and the change_vnfpkg workflow.
  */
 import { z } from 'zod';
+import { secret } from '../common/secret-schema';
 
 export const COORD_API_VERSION = '1.0.0';
 export const COORD_BASE = '/lcmcoord/v1';
@@ -39,9 +40,9 @@ export type LcmCoord = z.infer<typeof LcmCoord>;
 /** vnfc_param.authentication, as seed 004's table and SOL013 SubscriptionAuthentication. */
 export const CoordAuthentication = z.object({
   authType: z.array(z.enum(['BASIC', 'OAUTH2_CLIENT_CREDENTIALS', 'OAUTH2_CLIENT_CERT'])).min(1),
-  paramsBasic: z.object({ userName: z.string().optional(), password: z.string().optional() }).optional(),
+  paramsBasic: z.object({ userName: z.string().optional(), password: secret(z.string()).optional() }).optional(),
   paramsOauth2ClientCredentials: z.object({
-    clientId: z.string().optional(), clientPassword: z.string().optional(), tokenEndpoint: z.string().optional(),
+    clientId: z.string().optional(), clientPassword: secret(z.string()).optional(), tokenEndpoint: z.string().optional(),
   }).optional(),
   paramsOauth2ClientCert: z.object({
     clientId: z.string(),

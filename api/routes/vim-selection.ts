@@ -16,12 +16,12 @@ import { eq } from 'drizzle-orm';
 import { vims } from '../../common/db/schema';
 import { defaultVimFor, findOwnedVim, findUsableVim } from '../../common/db/repos/vims';
 import type { Scope } from '../../common/db/repos/scope';
-import { redact } from '../../common/secrets';
+import { maskBySchema } from '../../common/secret-schema';
 import type { Db } from '../../common/db';
 import type { ApiContext } from '../context';
 import { badRequest, HttpError, unprocessable } from '../errors';
 import { vimEndpointProblem } from '../../common/outbound';
-import type { InstantiateVnfRequest } from '../schemas/vnflcm';
+import { VimConnectionInfo, type InstantiateVnfRequest } from '../schemas/vnflcm';
 
 type Vci = NonNullable<InstantiateVnfRequest['vimConnectionInfo']>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -36,7 +36,7 @@ export interface VimChoice {
 export function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined): VimChoice {
   const entries = given === undefined ? [] : Array.isArray(given) ? given : Object.entries(given).map(([id, e]) => ({ id, ...e }));
   const first = entries[0];
-  const shown = () => entries.map((e) => redact({ interfaceInfo: {}, accessInfo: {}, ...e, id: e.id ?? crypto.randomUUID() }));
+  const shown = () => entries.map((e) => maskBySchema(VimConnectionInfo, { interfaceInfo: {}, accessInfo: {}, ...e, id: e.id ?? crypto.randomUUID() }));
   if (!first) {
     const vim = defaultVimFor(ctx.db, scope);
     if (!vim) throw unprocessable('no vimConnectionInfo given and no default VIM is configured');

@@ -6,7 +6,7 @@
  * `{"TackerError": {type, message, detail}}` shape.
  */
 import crypto from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { eq } from 'drizzle-orm';
 import { vims, vnfInstances } from '../../common/db/schema';
 import { findOwnedVim, findUsableVim, listVims, type VimRow } from '../../common/db/repos/vims';
@@ -16,6 +16,7 @@ import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
+import { redactString } from '../../common/secrets';
 import { VimRegisterRequest, VimUpdateRequest } from '../schemas/vims';
 import { parse } from '../validate';
 import { authorize } from './authorize';
@@ -45,7 +46,6 @@ const idOf = (req: Request) => String(req.params.id);
 export function vimsRouter(ctx: ApiContext): Router {
   const { db, box } = ctx;
   const r = Router();
-  const json = express.json({ limit: '1mb' });
   // tackerclient asks for /vims.json and /vims/<id>.json
   r.use((req, _res, next) => { req.url = req.url.replace(/\.json(?=$|\?)/, ''); next(); });
 
@@ -77,7 +77,7 @@ export function vimsRouter(ctx: ApiContext): Router {
     res.json({ vim: vimView(v) });
   });
 
-  r.post('/vims', json, authorize('vims', 'write'), async (req, res) => {
+  r.post('/vims', authorize('vims', 'write'), async (req, res) => {
     const caller = callerOf(res);
     const b = parse(VimRegisterRequest, req.body).vim;
     if (b.tenant_id && b.tenant_id !== caller.projectId && !caller.isAdmin) throw new HttpError(403, 'tenant_id: a VIM can only be registered for your own project', 'Forbidden');
@@ -91,18 +91,19 @@ export function vimsRouter(ctx: ApiContext): Router {
     const projectId = b.tenant_id ?? caller.projectId;
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
+    const passwordSealed = box.seal(v.password); // CPU work before the write lock
     db.transaction((tx) => {
       if (b.is_default) clearOtherDefaults(tx, projectId);
       tx.insert(vims).values({
         id, projectId, shared: false, name: b.name, description: b.description ?? '', type: 'openstack', authUrl: v.authUrl,
-        username: v.username, passwordSealed: box.seal(v.password), project: v.project, projectDomain: v.projectDomain,
+        username: v.username, passwordSealed, project: v.project, projectDomain: v.projectDomain,
         userDomain: v.userDomain, region: v.region, isDefault: b.is_default ?? false, status: 'REACHABLE', createdAt: now, updatedAt: now,
       }).run();
     }, { behavior: 'immediate' });
     res.status(201).json({ vim: vimView(findOwnedVim(db, scopeOf(caller), id)!) });
   });
 
-  r.put('/vims/:id', json, authorize('vims', 'write'), async (req, res) => {
+  r.put('/vims/:id', authorize('vims', 'write'), async (req, res) => {
     const caller = callerOf(res);
     const current = findOwnedVim(db, scopeOf(caller), idOf(req));
     if (!current) {
@@ -117,11 +118,12 @@ export function vimsRouter(ctx: ApiContext): Router {
       projectDomain: b.vim_project?.project_domain_name ?? current.projectDomain, region: current.region,
     };
     if (b.auth_cred || b.vim_project) await checkReachable(next);
+    const passwordSealed = b.auth_cred?.password ? box.seal(password) : current.passwordSealed; // CPU work before the write lock
     db.transaction((tx) => {
       if (b.is_default) clearOtherDefaults(tx, current.projectId);
       tx.update(vims).set({
         name: b.name ?? current.name, description: b.description ?? current.description, username: next.username,
-        passwordSealed: b.auth_cred?.password ? box.seal(password) : current.passwordSealed, project: next.project,
+        passwordSealed, project: next.project,
         userDomain: next.userDomain, projectDomain: next.projectDomain, isDefault: b.is_default ?? current.isDefault,
         updatedAt: new Date().toISOString(),
       }).where(eq(vims.id, current.id)).run();
@@ -145,6 +147,9 @@ export function vimsRouter(ctx: ApiContext): Router {
 
   r.use((err: unknown, _req: Request, res: Response, next: (e?: unknown) => void) => {
     if (err instanceof HttpError) return sendTackerError(res, err.status, err.message, err.title && err.title.includes(' ') ? undefined : err.title);
+    // body-parser's refusals (bad JSON, too large, wrong charset) are the caller's, in Tacker's shape too
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return sendTackerError(res, status, redactString(String((err as Error).message ?? 'bad request')));
     next(err);
   });
   return r;

@@ -1,12 +1,14 @@
-/** ChangeCurrentVnfPkgRequest (SOL003 v2) and its additionalParams, exactly as seed 004's table. */
+/** ChangeCurrentVnfPkgRequest (SOL003 v2) and its additionalParams, exactly as seed 004's table; secrets marked (the coordination auth's in coord/types.ts). */
 import { z } from 'zod';
+import { secret } from '../../common/secret-schema';
 import { CoordAuthentication } from '../../coord/types';
 import { Identifier, KeyValuePairs } from './common';
+import { VimConnectionInfo } from './vnflcm';
 
 export const VnfcParam = z.object({
   cp_name: z.string().min(1),
   username: z.string().min(1),
-  password: z.string().min(1),
+  password: secret(z.string().min(1)),
   endpoint: z.url({ protocol: /^https?$/ }).optional(),
   authentication: CoordAuthentication.optional(),
   coordination_server_param: KeyValuePairs.optional(),
@@ -25,7 +27,7 @@ export const ChangeVnfpkgAdditionalParams = z.object({
     old_vnfc_param: VnfcParam.optional(),
     new_vnfc_param: VnfcParam.optional(),
   })).min(1),
-  external_lb_param: z.object({ ip_address: z.string().min(1), username: z.string().min(1), password: z.string().min(1) }).optional(),
+  external_lb_param: z.object({ ip_address: z.string().min(1), username: z.string().min(1), password: secret(z.string().min(1)) }).optional(),
 }).passthrough();
 export type ChangeVnfpkgAdditionalParams = z.infer<typeof ChangeVnfpkgAdditionalParams>;
 
@@ -33,7 +35,7 @@ export const ChangeCurrentVnfPkgRequest = z.object({
   vnfdId: Identifier,
   extVirtualLinks: z.array(KeyValuePairs).optional(),
   extManagedVirtualLinks: z.array(KeyValuePairs).optional(),
-  vimConnectionInfo: z.union([z.array(KeyValuePairs), z.record(z.string(), KeyValuePairs)]).optional(),
+  vimConnectionInfo: z.union([z.array(VimConnectionInfo), z.record(z.string(), VimConnectionInfo)]).optional(),
   additionalParams: ChangeVnfpkgAdditionalParams,
   extensions: KeyValuePairs.optional(),
   vnfConfigurableProperties: KeyValuePairs.optional(),

@@ -5,4 +5,5 @@ import { z } from 'zod';
 extendZodWithOpenApi(z);
 
 export const Identifier = z.string().min(1).max(255);
+/** Free-form key/value pairs: no schema describes them, so masking falls back to key names (common/secrets.ts). */
 export const KeyValuePairs = z.record(z.string(), z.unknown());

@@ -4,11 +4,12 @@
  * auth_url, auth_cred, vim_project).
  */
 import { z } from 'zod';
+import { secret } from '../../common/secret-schema';
 
 const Name = z.string().trim().min(1).max(255);
 const AuthCred = z.object({
   username: z.string().min(1).max(255),
-  password: z.string().min(1).max(4096),
+  password: secret(z.string().min(1).max(4096)),
   user_domain_name: z.string().max(255).optional(),
   cert_verify: z.enum(['True', 'False', 'true', 'false']).optional(),
   ssl_ca_cert: z.string().max(65536).optional(),

@@ -3,6 +3,8 @@
  * writes some lists as maps keyed by id; both forms are accepted).
  */
 import { z } from 'zod';
+import { secret } from '../../common/secret-schema';
+import { InstantiateAdditionalParams } from './additional-params';
 import { Identifier, KeyValuePairs } from './common';
 
 export const CreateVnfRequest = z.object({
@@ -38,12 +40,23 @@ export const ExtManagedVirtualLinkData = z.object({
   vimConnectionId: z.string().optional(),
   resourceId: Identifier,
 });
+/** SOL003 accessInfo of an OpenStack VIM (Keystone v3 password auth); other keys are the VIM type's own. */
+const AccessInfo = z.looseObject({
+  username: z.string().max(255).optional(),
+  password: secret(z.string().max(4096)).optional(),
+  project: z.string().max(255).optional(),
+  projectName: z.string().max(255).optional(),
+  projectId: z.string().max(255).optional(),
+  projectDomain: z.string().max(255).optional(),
+  userDomain: z.string().max(255).optional(),
+  region: z.string().max(255).optional(),
+});
 export const VimConnectionInfo = z.object({
   id: z.string().optional(),
   vimId: z.string().optional(),
   vimType: z.string().min(1),
-  interfaceInfo: KeyValuePairs.optional(),
-  accessInfo: KeyValuePairs.optional(),
+  interfaceInfo: z.looseObject({ endpoint: z.string().max(2048).optional() }).optional(),
+  accessInfo: AccessInfo.optional(),
   extra: KeyValuePairs.optional(),
 });
 
@@ -54,7 +67,7 @@ export const InstantiateVnfRequest = z.object({
   extManagedVirtualLinks: z.array(ExtManagedVirtualLinkData).optional(),
   vimConnectionInfo: listOrMap(VimConnectionInfo).optional(),
   localizationLanguage: z.string().optional(),
-  additionalParams: KeyValuePairs.optional(),
+  additionalParams: InstantiateAdditionalParams.optional(),
   extensions: KeyValuePairs.optional(),
   vnfConfigurableProperties: KeyValuePairs.optional(),
 });
