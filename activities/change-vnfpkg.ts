@@ -5,7 +5,8 @@
  * the single coordination exchanges (the workflow does the waiting).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { packageForVnfd } from '../common/db/repos/packages';
 import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../common/db/schema';
 import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../coord/client';
 import type { CoordTarget, GetOutcome, PostOutcome } from '../coord/client';
@@ -14,7 +15,7 @@ import type { ChangeCurrentVnfPkgRequest, VnfcParam } from '../api/schemas/chang
 import { vnfcTargets } from '../infra/hot/nfv-param';
 import { heatForVim, stackNameFor } from '../infra/vim';
 import type { InstantiatedVnfInfo } from '../infra/vnf-info';
-import { mappedDriver } from '../mgmt/mapping';
+import { mappedDriver, scriptPath } from '../mgmt/mapping';
 import { redact } from '../common/secrets';
 import type { ActivityDeps } from './deps';
 import { flavourOf, loadInstance, loadOpOcc, opParams } from './records';
@@ -45,7 +46,7 @@ export function rollingTargets(info: InstantiatedVnfInfo, vduOrder: string[]): R
     .map((v) => ({ vnfcId: v.id, vduId: v.vduId, heatResourceName: v.metadata.heatResourceName }))
     .sort((a, b) => indexOf(b.heatResourceName) - indexOf(a.heatResourceName) || vduOrder.indexOf(a.vduId) - vduOrder.indexOf(b.vduId));
 }
-export const scriptPath = (p?: string) => p?.replace(/^\.\//, '');
+export { scriptPath };
 
 export function changeVnfpkgActivities(deps: ActivityDeps) {
   const { db, box, cfg } = deps;
@@ -101,8 +102,8 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const op = loadOpOcc(db, opOccId);
       const { inst } = flavourOf(db, box, op);
       const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
-      const pkg = db.select().from(vnfPackages).where(and(eq(vnfPackages.vnfdId, req.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED')))
-        .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
+      // The package the API accepted and holds IN_USE for this op: the instance's project's (common/db/package-usage.ts).
+      const pkg = packageForVnfd(db, { projectId: op.projectId, all: false }, req.vnfdId);
       if (!pkg) throw ApplicationFailure.nonRetryable(`no onboarded package has vnfdId ${req.vnfdId}`, 'InvalidInput');
       const targets = rollingTargets(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, req.additionalParams.vdu_params.map((p) => p.vdu_id));
       const packageFile = (packageId: string, p: string) => db.select().from(vnfPackageFiles)
@@ -145,8 +146,10 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const newOn = rollingTargets(info, request(a.opOccId).additionalParams.vdu_params.map((p) => p.vdu_id))
         .slice(a.newFrom, a.newTo).map((t) => t.heatResourceName);
       const counts = currentCounts(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, Object.keys(flavour.vdus));
+      // The new package is read only when this update puts something on it: a rollback that has
+      // already moved every VNFC back does not depend on it.
       const oldSpec = stackSpecFor(deps, a.opOccId, counts, a.oldPackageId);
-      const newSpec = stackSpecFor(deps, a.opOccId, counts, a.newPackageId);
+      const newSpec = a.templateFrom === a.newPackageId || newOn.length ? stackSpecFor(deps, a.opOccId, counts, a.newPackageId) : oldSpec;
       const spec = a.templateFrom === a.newPackageId ? newSpec : oldSpec;
       const nfv = structuredClone(oldSpec.parameters.nfv) as { VDU: Record<string, unknown>; CP: Record<string, unknown> };
       const newNfv = newSpec.parameters.nfv as typeof nfv;

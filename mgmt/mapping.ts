@@ -23,6 +23,9 @@ export function driverMap(): Record<string, string> {
   return cached;
 }
 
+/** A script named in a request, as a package path (Tacker's requests write "./Scripts/x.py"). */
+export const scriptPath = (p?: string) => p?.replace(/^\.\//, '');
+
 /** The built-in driver name for an artifact file, by its package path or its file name. */
 export function mappedDriver(file: string | undefined): string | undefined {
   if (!file) return undefined;

@@ -10,6 +10,7 @@ import { zipFolder } from '../samples/build';
 import { readState } from './harness/state';
 import { call, onboard, opIdFrom, sim, stacksNamed, temporalClient, waitOpState } from './support/api';
 import { tackerSampleFiles, zipFiles } from './vnfpkg-fixtures';
+import { aptConfString, systemdEnvironment } from '../mgmt/private-registry/config-quote';
 
 const ROOT = path.resolve(__dirname, '..');
 const PARAMS = JSON.parse(fs.readFileSync(path.join(ROOT, 'samples/private_registry_param_file.json'), 'utf8'));
@@ -71,9 +72,14 @@ test('image_path: the image file is uploaded by SFTP, verified and loaded', asyn
   const { id } = await instantiate(SEED_VNFD, params);
   const host = await hostOf((await instance(id)).instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.resourceId);
   const tar = fs.readFileSync(path.join(ROOT, 'samples/private_registry_vnf/Files/images/registry.tar'));
-  const uploaded = host.files.find((f) => f.path === '/tmp/registry.tar');
-  expect(uploaded?.size).toBe(tar.length);
-  expect(ran(host, /docker load -i .*\/tmp\/registry\.tar/)).toBe(true);
+  // into a fresh private directory of this run (never a fixed /tmp name), verified, loaded, then removed
+  const dir = host.commands.map((c) => /mkdir -m 700 -- '(\/tmp\/nfv-registry\.[0-9a-f]{16})'/.exec(c.command)?.[1]).filter(Boolean).pop();
+  expect(dir).toBeDefined();
+  expect(ran(host, new RegExp(`sha256sum -- '${dir}/registry\\.tar'`))).toBe(true);
+  expect(ran(host, new RegExp(`docker load -i .*${dir}/registry\\.tar`))).toBe(true);
+  expect(host.files.filter((f) => f.path.startsWith('/tmp/'))).toEqual([]);
+  expect(tar.length).toBeGreaterThan(0);
+  expect(ran(host, /-o '?\/tmp\/docker\.gpg/)).toBe(false);
   expect(ran(host, /docker pull/)).toBe(false);
   expect(ran(host, /-p 5050:5000/)).toBe(true);
   expect(host.files.map((f) => f.path)).not.toContain('/etc/apt/apt.conf.d/proxy.conf');
@@ -141,6 +147,33 @@ test('a bad parameter file is refused with 400 naming the field, and nothing is 
   expect((await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, missingImage)).status).toBe(400);
   expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body).toEqual([]);
   expect(await stacksNamed(`vnf-${id}`)).toEqual([]);
+});
+
+test('proxy values that would add apt or systemd directives are refused with 400 naming the field', async () => {
+  const id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId: SEED_VNFD })).body.id;
+  const field = 'additionalParams.private_registry_installation_param.proxy';
+  for (const [key, value] of [
+    ['http_proxy', 'http://p";APT::Update::Pre-Invoke {"id>/tmp/x";};//'],
+    ['https_proxy', 'http://p\nExecStartPre=/bin/touch /tmp/x'],
+    ['http_proxy', 'http://proxy.example:3128 '],
+    ['http_proxy', 'ftp://proxy.example:21'],
+    ['no_proxy', 'localhost\nExecStartPre=/bin/touch /tmp/x'],
+  ]) {
+    const bad = structuredClone(PARAMS);
+    bad.additionalParams.private_registry_installation_param.proxy[key] = value;
+    const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, bad);
+    expect(r.status).toBe(400);
+    expect(r.body.detail).toContain(`${field}.${key}`);
+  }
+  expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body).toEqual([]);
+});
+
+test('config writers quote proxy values for apt.conf and systemd, and refuse what no quoting makes safe', () => {
+  expect(aptConfString('http://u:p@h:3128')).toBe('"http://u:p@h:3128"');
+  expect(systemdEnvironment('HTTP_PROXY', 'http://u:p%40ss@h:3128')).toBe('Environment="HTTP_PROXY=http://u:p%%40ss@h:3128"');
+  expect(() => aptConfString('http://p";APT::Update::Pre-Invoke {"id>/tmp/x";};//')).toThrow(/refused/);
+  expect(() => systemdEnvironment('HTTPS_PROXY', 'http://p\nExecStartPre=/bin/touch /tmp/x')).toThrow(/refused/);
+  expect(() => systemdEnvironment('X\nExecStartPre', 'http://p')).toThrow(/bad variable name/);
 });
 
 test('Tacker\'s own package (naming Scripts/private_registry_mgmt.py) instantiates unchanged through the driver mapping', async () => {

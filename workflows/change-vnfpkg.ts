@@ -12,6 +12,8 @@
  * far they got, so retry and rollback pick up exactly there.
  */
 import { CancellationScope, executeChild, workflowInfo } from '@temporalio/workflow';
+import type { ChangeVnfpkgPlan } from '../activities/change-vnfpkg';
+import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { LcmOpInput } from './definitions';
 import { runOperation, Step } from './engine';
 import { acts, db } from './activities';
@@ -21,9 +23,16 @@ import { CHUNK, rollingChunk } from './rolling-chunk';
 import { waitForStack } from './stack';
 
 export async function changeVnfpkg(input: LcmOpInput) {
+  // Planned inside the engine: its cancel/retry/rollback/fail handlers exist before the first await,
+  // and a plan that cannot be made (e.g. a coordinate script missing from the package) is FAILED_TEMP.
+  return runOperation(input, async () => {
+    const { hooks } = await db.describeOperation({ opOccId: input.opOccId });
+    return rollingSteps(input, hooks, await db.describeChangeVnfpkg({ opOccId: input.opOccId }));
+  });
+}
+
+function rollingSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPlan): Step[] {
   const { opOccId, vnfInstanceId, heatPollMs } = input;
-  const { hooks } = await db.describeOperation({ opOccId });
-  const plan = await db.describeChangeVnfpkg({ opOccId });
   const n = plan.targets.length;
   let progress = { moved: 0, coordinated: 0, rolledBack: 0 };
   let runs = 0; // unique chunk ids across retries
@@ -78,5 +87,5 @@ export async function changeVnfpkg(input: LcmOpInput) {
     },
     ...hookStep(opOccId, hooks, 'change_current_package_end'),
   ];
-  return runOperation(input, steps);
+  return steps;
 }

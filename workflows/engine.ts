@@ -8,10 +8,15 @@
  *  - fail     ends the op FAILED.
  * cancel (GRACEFUL: finish the running step, start no other; FORCEFUL: also
  * abort it) ends in FAILED_TEMP, from where the same three tasks apply.
+ *
+ * The steps may be planned by the engine itself (a function reading the op
+ * through activities): the operator's handlers are then already registered
+ * while it plans, a cancel in STARTING stops the planning (ROLLED_BACK), and
+ * a planning failure is FAILED_TEMP like a step's, never an op left STARTING.
  */
 import {
   ApplicationFailure, CancellationScope, condition, isCancellation, setHandler,
-  upsertSearchAttributes, allHandlersFinished,
+  upsertSearchAttributes, allHandlersFinished, patched,
 } from '@temporalio/workflow';
 import type { ProblemDetails } from '../common/problem';
 import { db } from './activities';
@@ -38,7 +43,16 @@ export interface Step {
 type Decision = 'retry' | 'rollback' | 'fail';
 class CancelledByOperator extends Error {}
 
-export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpState> {
+/** The steps, or how to plan them (activities allowed; called again on retry after it failed). */
+export type Plan = Step[] | (() => Promise<Step[]>);
+/** Name shown for a failed planning. */
+export const PLANNING = 'plan the operation';
+/** Histories recorded before a planning failure was FAILED_TEMP (the workflow failed there) replay as they were. */
+const PLANNING_FAILS_TEMP = 'planning-failure-fails-temp';
+
+export async function runOperation(input: LcmOpInput, planned: Plan): Promise<OpState> {
+  let plan: Step[] = Array.isArray(planned) ? planned : [];
+  let planScope: CancellationScope | undefined;
   let state: OpState = 'STARTING';
   let decisionsTaken = 0; // operator decisions accepted so far
   let decisionsActed = 0; // ... and acted on: the state they lead to is recorded
@@ -89,6 +103,7 @@ export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpS
   setHandler(cancelUpdate, async (mode: CancelMode) => {
     cancel = mode;
     if (mode === 'FORCEFUL' || stepInterruptible) stepScope?.cancel();
+    planScope?.cancel(); // nothing ran yet: stop planning (ROLLED_BACK)
     if (state === 'STARTING') return;
     await db.recordOpState({ opOccId: input.opOccId, state, currentStep: stepName ?? null, isCancelPending: true, cancelMode: mode });
   }, {
@@ -136,6 +151,40 @@ export async function runOperation(input: LcmOpInput, plan: Step[]): Promise<OpS
     }
   }
 
+  /**
+   * Plans the steps. A failure is the operator's (FAILED_TEMP; retry plans again, rollback has
+   * nothing to undo, fail ends it); false when the op ended here.
+   */
+  async function planSteps(build: () => Promise<Step[]>): Promise<boolean> {
+    for (;;) {
+      try {
+        planScope = new CancellationScope();
+        plan = await planScope.run(build);
+        return true;
+      } catch (err) {
+        if (cancel && isCancellation(err)) return true; // cancelled in STARTING: ROLLED_BACK below
+        if (!patched(PLANNING_FAILS_TEMP)) throw err;
+        await enter('FAILED_TEMP', toProblem(err, PLANNING));
+      } finally {
+        planScope = undefined;
+      }
+      cancel = undefined;
+      await condition(() => decision !== undefined);
+      const d = decision!;
+      decision = undefined;
+      if (d === 'retry') {
+        await enter('PROCESSING');
+        decisionsActed++;
+        continue;
+      }
+      await enter(d === 'fail' ? 'FAILED' : 'ROLLED_BACK'); // nothing ran: nothing to roll back
+      decisionsActed++;
+      await condition(allHandlersFinished);
+      return false;
+    }
+  }
+
+  if (!Array.isArray(planned) && !(await planSteps(planned))) return state;
   if (cancel) {
     // Cancelled before anything ran (STARTING -> ROLLED_BACK, per ETSI).
     await enter('ROLLED_BACK');

@@ -9,6 +9,7 @@
  * The stack id is saved the moment Heat returns it, so a failed heal never
  * loses track of the stack: retry and terminate keep working.
  */
+import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { LcmOpInput } from './definitions';
 import { runOperation, Step } from './engine';
 import { acts, db } from './activities';
@@ -16,8 +17,14 @@ import { hookStep } from './hooks';
 import { createStack, deleteStack, waitForStack } from './stack';
 
 export async function heal(input: LcmOpInput) {
-  const { opOccId, vnfInstanceId, heatPollMs } = input;
-  const { hooks, vnfcInstanceIds } = await db.describeOperation({ opOccId });
+  // Planned inside the engine: the operator's handlers exist before the first await.
+  return runOperation(input, async () => {
+    const { hooks, vnfcInstanceIds } = await db.describeOperation({ opOccId: input.opOccId });
+    return steps(input, hooks, vnfcInstanceIds);
+  });
+}
+
+function steps({ opOccId, vnfInstanceId, heatPollMs }: LcmOpInput, hooks: LcmHook[], vnfcInstanceIds?: string[]): Step[] {
   let healed: string[] = [];
   const whole = !vnfcInstanceIds?.length;
   const resourceSteps: Step[] = whole
@@ -33,7 +40,7 @@ export async function heal(input: LcmOpInput) {
         abort: () => acts.abortStack({ vnfInstanceId }),
       },
     ];
-  const plan: Step[] = [
+  return [
     ...hookStep(opOccId, hooks, 'heal_start', () => vnfcInstanceIds),
     ...resourceSteps,
     {
@@ -45,5 +52,4 @@ export async function heal(input: LcmOpInput) {
     },
     ...hookStep(opOccId, hooks, 'heal_end', () => (whole ? undefined : healed)),
   ];
-  return runOperation(input, plan);
 }

@@ -4,6 +4,7 @@
  *   -> build instantiatedVnfInfo from the stack -> instantiate_end hook.
  * Rollback deletes the stack and returns the instance to NOT_INSTANTIATED.
  */
+import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { LcmOpInput } from './definitions';
 import { runOperation, Step } from './engine';
 import { acts, db } from './activities';
@@ -12,8 +13,15 @@ import { createStack, deleteStack } from './stack';
 
 export async function instantiate(input: LcmOpInput) {
   const { opOccId, vnfInstanceId, heatPollMs } = input;
-  const { hooks } = await db.describeOperation({ opOccId });
-  const plan: Step[] = [
+  // Planned inside the engine: the operator's handlers exist before the first await.
+  return runOperation(input, async () => {
+    const { hooks } = await db.describeOperation({ opOccId });
+    return steps(input, hooks);
+  });
+}
+
+function steps({ opOccId, vnfInstanceId, heatPollMs }: LcmOpInput, hooks: LcmHook[]): Step[] {
+  return [
     ...hookStep(opOccId, hooks, 'instantiate_start'),
     {
       name: 'create stack',
@@ -28,5 +36,4 @@ export async function instantiate(input: LcmOpInput) {
     },
     ...hookStep(opOccId, hooks, 'instantiate_end'),
   ];
-  return runOperation(input, plan);
 }

@@ -7,6 +7,8 @@
  * puts the old counts back.
  */
 import { patched } from '@temporalio/workflow';
+import type { ScalePlan } from '../infra/scale-plan';
+import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { LcmOpInput } from './definitions';
 import { runOperation, Step } from './engine';
 import { acts, db } from './activities';
@@ -14,9 +16,14 @@ import { hookStep } from './hooks';
 import { waitForStack } from './stack';
 
 export async function scale(input: LcmOpInput) {
-  const { opOccId, vnfInstanceId, heatPollMs } = input;
-  const { hooks } = await db.describeOperation({ opOccId });
-  const plan = await db.planScale({ opOccId });
+  // Planned inside the engine: the operator's handlers exist before the first await.
+  return runOperation(input, async () => {
+    const { hooks } = await db.describeOperation({ opOccId: input.opOccId });
+    return scaleSteps(input, hooks, await db.planScale({ opOccId: input.opOccId }));
+  });
+}
+
+function scaleSteps({ opOccId, vnfInstanceId, heatPollMs }: LcmOpInput, hooks: LcmHook[], plan: ScalePlan): Step[] {
   let added: string[] = [];
   const updateTo = async (counts: Record<string, number>, scaleStatus: typeof plan.before.scaleStatus) => {
     await acts.updateStack({ opOccId, counts });
@@ -38,5 +45,5 @@ export async function scale(input: LcmOpInput) {
     },
     ...hookStep(opOccId, hooks, 'scale_end', () => added),
   ];
-  return runOperation(input, steps);
+  return steps;
 }

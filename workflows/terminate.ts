@@ -14,15 +14,17 @@ import { deleteStack } from './stack';
 
 export async function terminate(input: LcmOpInput) {
   const { opOccId, vnfInstanceId, heatPollMs } = input;
-  const { hooks, gracefulTerminationTimeout } = await db.describeOperation({ opOccId });
-  const plan: Step[] = [
-    ...(gracefulTerminationTimeout
-      ? [{ name: `graceful termination wait (${gracefulTerminationTimeout}s)`, run: () => sleep(gracefulTerminationTimeout * 1000) }]
-      : []),
-    ...hookStep(opOccId, hooks, 'terminate_start'),
-    { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, heatPollMs) },
-    ...hookStep(opOccId, hooks, 'terminate_end'),
-    { name: 'record NOT_INSTANTIATED', run: () => acts.recordNotInstantiated({ opOccId }) },
-  ];
-  return runOperation(input, plan);
+  // Planned inside the engine: the operator's handlers exist before the first await.
+  return runOperation(input, async (): Promise<Step[]> => {
+    const { hooks, gracefulTerminationTimeout } = await db.describeOperation({ opOccId });
+    return [
+      ...(gracefulTerminationTimeout
+        ? [{ name: `graceful termination wait (${gracefulTerminationTimeout}s)`, run: () => sleep(gracefulTerminationTimeout * 1000) }]
+        : []),
+      ...hookStep(opOccId, hooks, 'terminate_start'),
+      { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, heatPollMs) },
+      ...hookStep(opOccId, hooks, 'terminate_end'),
+      { name: 'record NOT_INSTANTIATED', run: () => acts.recordNotInstantiated({ opOccId }) },
+    ];
+  });
 }

@@ -3,7 +3,7 @@
  * answers with the Version header and keys vimConnectionInfo by id).
  */
 import crypto from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { and, eq, inArray, like, not } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
 import { findInstance, findOpOcc, listInstances, listOpOccs } from '../../common/db/repos/instances';
@@ -25,7 +25,8 @@ import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import { parse } from '../validate';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { filterRows } from './filter';
-import { refreshPackageUsage } from '../../common/db/package-usage';
+import { holdChangeTarget, refreshPackageUsage } from '../../common/db/package-usage';
+import { mappedDriver, scriptPath } from '../../mgmt/mapping';
 import { resolveVim } from './vim-selection';
 import { coordinationTargetProblem } from '../../coord/client';
 
@@ -34,7 +35,6 @@ const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
 export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const { db } = ctx;
   const r = Router();
-  const json = express.json({ limit: '10mb' });
 
   r.use((req, res, next) => {
     res.set('Version', API_VERSIONS[v]);
@@ -61,12 +61,12 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const id = (req: Request) => String(req.params.id);
   const readI = authorize('vnf_instances', 'read');
   const writeI = authorize('vnf_instances', 'write');
-  const accepted = (res: express.Response, opOccId: string) =>
+  const accepted = (res: Response, opOccId: string) =>
     res.status(202).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_lcm_op_occs/${opOccId}`).end();
 
   r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: `/vnflcm/${v}`, apiVersions: [{ version: API_VERSIONS[v], isDeprecated: false }] }); });
 
-  r.post('/vnf_instances', json, writeI, (req, res) => {
+  r.post('/vnf_instances', writeI, (req, res) => {
     const body = parse(CreateVnfRequest, req.body);
     const caller = callerOf(res);
     const pkg = packageForVnfd(db, { projectId: caller.projectId, all: false }, body.vnfdId);
@@ -104,7 +104,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     res.status(204).end();
   });
 
-  r.post('/vnf_instances/:id/instantiate', json, writeI, async (req, res) => {
+  r.post('/vnf_instances/:id/instantiate', writeI, async (req, res) => {
     const body = parse(InstantiateVnfRequest, req.body);
     const inst = loadInstance(res, id(req));
     const pkg = db.select().from(vnfPackages).where(eq(vnfPackages.id, inst.vnfPkgId)).get();
@@ -121,7 +121,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/terminate', json, writeI, async (req, res) => {
+  r.post('/vnf_instances/:id/terminate', writeI, async (req, res) => {
     const body = parse(TerminateVnfRequest, req.body);
     const op = await startOperation(ctx, {
       scope: scope(res), instanceId: id(req), operation: 'TERMINATE', params: body,
@@ -141,7 +141,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     return { inst, info, flavour: (pkg?.vnfd as unknown as Vnfd | undefined)?.flavours[info.flavourId] };
   };
 
-  r.post('/vnf_instances/:id/heal', json, writeI, async (req, res) => {
+  r.post('/vnf_instances/:id/heal', writeI, async (req, res) => {
     const body = parse(HealVnfRequest, req.body ?? {});
     const { info } = instantiatedInfo(res, id(req));
     const known = new Set([...info.vnfcResourceInfo.map((v) => v.id), ...info.vnfcInfo.map((v) => v.id)]);
@@ -152,7 +152,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/scale', json, writeI, async (req, res) => {
+  r.post('/vnf_instances/:id/scale', writeI, async (req, res) => {
     const body = parse(ScaleVnfRequest, req.body);
     const { info, flavour } = instantiatedInfo(res, id(req));
     if (!flavour) throw conflict(`the VNFD of VNF instance ${id(req)} is gone`);
@@ -166,7 +166,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/change_vnfpkg', json, writeI, async (req, res) => {
+  r.post('/vnf_instances/:id/change_vnfpkg', writeI, async (req, res) => {
     if (v !== 'v2') throw notFound('change_vnfpkg is a /vnflcm/v2 task');
     const body = parse(ChangeCurrentVnfPkgRequest, req.body);
     const { inst, info } = instantiatedInfo(res, id(req));
@@ -187,18 +187,23 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
         if (problem) throw badRequest(`additionalParams.vdu_params[${i}].${side}: ${problem}`);
       }
     });
-    const op = await startOperation(ctx, { scope: scope(res), instanceId: inst.id, operation: 'CHANGE_VNFPKG', params: body, precondition: requireInstantiated });
+    checkCoordinateScripts(ctx, body.additionalParams, { new: target.id, old: inst.vnfPkgId });
+    const op = await startOperation(ctx, {
+      scope: scope(res), instanceId: inst.id, operation: 'CHANGE_VNFPKG', params: body, precondition: requireInstantiated,
+      // the target stays IN_USE until the op ends: it cannot be deleted in the middle of the rolling update
+      write: (tx) => { const problem = holdChangeTarget(tx, target.id); if (problem) throw conflict(problem); },
+    });
     accepted(res, op.id);
   });
 
   const readO = authorize('vnf_lcm_op_occs', 'read');
   const writeO = authorize('vnf_lcm_op_occs', 'write');
   r.get('/vnf_lcm_op_occs', readO, (req, res) => {
-    const rows = listOpOccs(db, listScope(req, res)).map((o) => opOccView(o, v, ctx.cfg));
+    const rows = listOpOccs(db, listScope(req, res)).map((o) => opOccView(o, v, ctx.cfg, ctx.box));
     res.json(filterRows(rows, req.query, ['operationState', 'vnfInstanceId', 'operation']));
   });
 
-  r.get('/vnf_lcm_op_occs/:id', readO, (req, res) => { res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg)); });
+  r.get('/vnf_lcm_op_occs/:id', readO, (req, res) => { res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box)); });
 
   const needsFailedTemp = (res: Response, opId: string, task: string) => {
     const o = loadOpOcc(res, opId);
@@ -217,9 +222,9 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   r.post('/vnf_lcm_op_occs/:id/fail', writeO, async (req, res) => {
     needsFailedTemp(res, id(req), 'fail');
     await operatorTask(ctx, id(req), failUpdate.name);
-    res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg));
+    res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box));
   });
-  r.post('/vnf_lcm_op_occs/:id/cancel', json, writeO, async (req, res) => {
+  r.post('/vnf_lcm_op_occs/:id/cancel', writeO, async (req, res) => {
     const body = parse(CancelModeRequest, req.body ?? {});
     const o = loadOpOcc(res, id(req));
     if (!['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(o.operationState)) {
@@ -251,6 +256,22 @@ function checkAgainstVnfd(ctx: ApiContext, packageId: string, vnfd: Vnfd, body: 
     buildStack(vnfd, flavour, files, body, vduCountsForLevel(flavour, body.instantiationLevelId));
   } catch (e) {
     throw badRequest(`the request does not fit the VNFD: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * 422 when a coordinate script named in a change_vnfpkg request is not a file of its package
+ * (the new package's for the update, the current one's for the rollback): the workflow could
+ * not plan the operation. Names mapped to the built-in coordination action need no file.
+ */
+function checkCoordinateScripts(ctx: ApiContext, params: ChangeCurrentVnfPkgRequest['additionalParams'], packages: { new: string; old: string }): void {
+  for (const side of ['new', 'old'] as const) {
+    const field = `lcm-operation-coordinate-${side}-vnf` as const;
+    const path = scriptPath(params[field]);
+    if (!path || mappedDriver(path) === 'coordination') continue;
+    const file = ctx.db.select({ path: vnfPackageFiles.path }).from(vnfPackageFiles)
+      .where(and(eq(vnfPackageFiles.packageId, packages[side]), eq(vnfPackageFiles.path, path))).get();
+    if (!file) throw unprocessable(`additionalParams.${field}: "${params[field]}" is not a file of VNF package ${packages[side]} (the ${side === 'new' ? 'target' : 'current'} package)`);
   }
 }
 
