@@ -16,6 +16,7 @@ import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '..
 import { CONFLICT, FINAL_STATES, LcmOperation, LcmOpInput, UNPROCESSABLE } from '../workflows/definitions';
 import type { ApiContext } from './context';
 import { ownedAnd, type Scope } from '../common/db/repos/scope';
+import { releaseChangeTarget } from '../common/db/package-usage';
 import { conflict, HttpError, notFound, unprocessable } from './errors';
 
 type OpOccRow = typeof vnfLcmOpOccs.$inferSelect;
@@ -90,19 +91,30 @@ async function startWorkflow(ctx: ApiContext, op: OpOccRow): Promise<void> {
   ctx.db.update(vnfLcmOpOccs).set({ workflowStarted: true }).where(eq(vnfLcmOpOccs.id, op.id)).run();
 }
 
-/** At API start: start the workflows of op occs a crash left unstarted. */
+/** At API start: start the workflows of op occs a crash left unstarted; settle those whose workflow ended without a final state. */
 export async function reconcileOperations(ctx: ApiContext): Promise<number> {
   const orphans = ctx.db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.workflowStarted, false)).all();
   for (const op of orphans) await startWorkflow(ctx, op);
+  const open = ctx.db.select({ id: vnfLcmOpOccs.id }).from(vnfLcmOpOccs)
+    .where(and(eq(vnfLcmOpOccs.workflowStarted, true), not(inArray(vnfLcmOpOccs.operationState, [...FINAL_STATES])))).all();
+  for (const { id } of open) await settleOrphanedOp(ctx, id);
   return orphans.length;
 }
 
-/** Sends an operator task (retry/rollback/fail/cancel) as a Temporal update; workflow refusals map to 409/422. */
+/**
+ * Sends an operator task (retry/rollback/fail/cancel) as a Temporal update; workflow refusals map to 409/422.
+ * An op whose workflow is gone without a final state (terminated in the Web UI, or wedged by an older
+ * version) can still be failed: `fail` settles it FAILED, and the instance is manageable again.
+ */
 export async function operatorTask(ctx: ApiContext, opOccId: string, update: string, args: unknown[] = []): Promise<void> {
+  const noLongerRunning = async () => {
+    if (update === 'fail' && (await settleOrphanedOp(ctx, opOccId))) return;
+    throw conflict(`operation ${opOccId} is no longer running${update === 'fail' ? '' : '; POST .../fail marks it FAILED if it never ended'}`);
+  };
   try {
     await ctx.temporal.workflow.getHandle(opOccId).executeUpdate(update, { args: args as [unknown] });
   } catch (e) {
-    if (e instanceof WorkflowNotFoundError) throw conflict(`operation ${opOccId} is no longer running`);
+    if (e instanceof WorkflowNotFoundError) return noLongerRunning();
     if (e instanceof WorkflowUpdateFailedError) {
       const cause = e.cause;
       const msg = cause?.message ?? e.message;
@@ -111,7 +123,34 @@ export async function operatorTask(ctx: ApiContext, opOccId: string, update: str
       throw conflict(msg);
     }
     const m = String((e as Error).message);
-    if (/workflow execution already completed|not found/i.test(m)) throw conflict(`operation ${opOccId} is no longer running`);
+    if (/workflow execution already completed|not found/i.test(m)) return noLongerRunning();
     throw e;
   }
+}
+
+/**
+ * An op occ not in a final state whose workflow has closed (or never existed
+ * on this Temporal) can never move on: it becomes FAILED with the reason, and
+ * a change_vnfpkg target it held is released. False when its workflow runs.
+ */
+export async function settleOrphanedOp(ctx: ApiContext, opOccId: string): Promise<boolean> {
+  const op = ctx.db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get();
+  if (!op || FINAL_STATES.includes(op.operationState as never) || !op.workflowStarted) return false;
+  let status: string;
+  try {
+    status = (await ctx.temporal.workflow.getHandle(opOccId).describe()).status.name;
+  } catch (e) {
+    if (!(e instanceof WorkflowNotFoundError)) throw e;
+    status = 'NOT_FOUND';
+  }
+  if (status === 'RUNNING') return false;
+  const settled = ctx.db.update(vnfLcmOpOccs).set({
+    operationState: 'FAILED', stateEnteredTime: new Date().toISOString(), isCancelPending: false,
+    error: { status: 500, title: 'Operation workflow ended', detail: `the workflow of this operation ended (${status}) in state ${op.operationState}, without a final state; marked FAILED` },
+  }).where(and(eq(vnfLcmOpOccs.id, opOccId), eq(vnfLcmOpOccs.operationState, op.operationState))).run().changes > 0;
+  if (settled) {
+    releaseChangeTarget(ctx.db, opOccId);
+    ctx.log.warn({ opOccId, workflowStatus: status, was: op.operationState }, 'op occ whose workflow ended without a final state marked FAILED');
+  }
+  return settled;
 }

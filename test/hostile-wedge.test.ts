@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 import { readState } from './harness/state';
-import { call, onboard, opIdFrom, waitOpState } from './support/api';
+import { call, onboard, opIdFrom, temporalClient, waitOpState } from './support/api';
 import { killWorker, restartWorker } from './support/worker-control';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
@@ -180,6 +180,23 @@ test('a DISABLED target is refused (409) and not marked IN_USE', async () => {
   expect((await call('PATCH', `/vnfpkgm/v1/vnf_packages/${target.id}`, { operationalState: 'DISABLED' })).status).toBe(200);
   expect((await change(id, changeBody(target.vnfdId))).status).toBe(409);
   expect(await usage(target.id)).toBe('NOT_IN_USE');
+  await terminated(id);
+});
+
+test('an op whose workflow was terminated (e.g. in the Web UI) before it ended: retry 409, fail settles it FAILED with the reason, the instance is manageable', async () => {
+  const id = await instantiated();
+  const opId = await withWorkerStopped(async () => {
+    const r = await call('POST', `${V2}/vnf_instances/${id}/terminate`, { terminationType: 'FORCEFUL' }, H);
+    expect(r.status).toBe(202);
+    await (await temporalClient()).workflow.getHandle(opIdFrom(r)).terminate('an operator in the Web UI');
+    return opIdFrom(r);
+  });
+  expect((await call('GET', `${V2}/vnf_lcm_op_occs/${opId}`, undefined, H)).body.operationState).toBe('STARTING');
+  expect((await call('POST', `${V2}/vnf_instances/${id}/heal`, {}, H)).status).toBe(409); // the op still holds the instance
+  expect((await call('POST', `${V2}/vnf_lcm_op_occs/${opId}/retry`, undefined, H)).status).toBe(409);
+  const failed = await call('POST', `${V2}/vnf_lcm_op_occs/${opId}/fail`, undefined, H);
+  expect(failed.status).toBe(200);
+  expect(failed.body).toMatchObject({ operationState: 'FAILED', error: { detail: expect.stringContaining('TERMINATED') } });
   await terminated(id);
 });
 

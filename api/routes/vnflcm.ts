@@ -17,7 +17,7 @@ import { resolveHook } from '../../mgmt/registry';
 import { cancelUpdate, failUpdate, FINAL_STATES, retryUpdate, rollbackUpdate } from '../../workflows/definitions';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
-import { operatorTask, startOperation } from '../operations';
+import { operatorTask, settleOrphanedOp, startOperation } from '../operations';
 import { ChangeCurrentVnfPkgRequest } from '../schemas/change-vnfpkg';
 import { CancelModeRequest, CreateVnfRequest, HealVnfRequest, InstantiateVnfRequest, ScaleVnfRequest, TerminateVnfRequest } from '../schemas/vnflcm';
 import { planScale } from '../../infra/scale-plan';
@@ -220,8 +220,12 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     res.status(202).end();
   });
   r.post('/vnf_lcm_op_occs/:id/fail', writeO, async (req, res) => {
-    needsFailedTemp(res, id(req), 'fail');
-    await operatorTask(ctx, id(req), failUpdate.name);
+    // Also the way out for an op whose workflow ended without a final state (terminated in the Web UI).
+    const settled = loadOpOcc(res, id(req)).operationState !== 'FAILED_TEMP' && (await settleOrphanedOp(ctx, id(req)));
+    if (!settled) {
+      needsFailedTemp(res, id(req), 'fail');
+      await operatorTask(ctx, id(req), failUpdate.name);
+    }
     res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box));
   });
   r.post('/vnf_lcm_op_occs/:id/cancel', writeO, async (req, res) => {
