@@ -9,7 +9,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { openApiDocument } from '../api/openapi';
-import { zipFolder } from '../samples/build';
+import { sampleVariant } from '../samples/variant';
 import { readState } from './harness/state';
 import { adminToken, apiUrl, call, onboard, opIdFrom, waitOpState, type Res } from './support/api';
 
@@ -125,7 +125,7 @@ async function fiveHundreds(reqs: { label: string; send: () => Promise<Res> }[])
 }
 
 beforeAll(async () => {
-  const pkg = await onboard(zipFolder(SAMPLE));
+  const pkg = await onboard(sampleVariant(SAMPLE).zip); // a vnfdId of its own: a project onboards one once
   expect(pkg.onboardingState).toBe('ONBOARDED');
   ({ id: pkgId, vnfdId } = pkg);
   const mk = async () => (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId, vnfInstanceName: 'hostile' })).body.id as string;

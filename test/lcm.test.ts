@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SA_LCM_OPERATION } from '../common/search-attributes';
-import { zipFolder } from '../samples/build';
+import { sampleVariant } from '../samples/variant';
 import { readState } from './harness/state';
 import { addFault, call, clearFaults, UNTIL_CLEARED, eventually, heatResources, onboard, opIdFrom, stacksNamed, temporalClient, waitOpState } from './support/api';
 import { killWorker, restartWorker } from './support/worker-control';
@@ -50,7 +50,7 @@ async function fault(operation: 'create' | 'delete', mode: 'fail' | 'hang', mess
 }
 
 beforeAll(async () => {
-  const pkg = await onboard(zipFolder(SAMPLE));
+  const pkg = await onboard(sampleVariant(SAMPLE).zip); // a vnfdId of its own: a project onboards one once
   expect(pkg.onboardingState).toBe('ONBOARDED');
   vnfdId = pkg.vnfdId;
 });
