@@ -10,7 +10,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { and, eq } from 'drizzle-orm';
 import { vnfLcmOpOccs, vnfPackageFiles } from '../common/db/schema';
 import { redact } from '../common/secrets';
-import { heatForVim } from '../infra/vim';
+import { heatForVim, novaForVim } from '../infra/vim';
 import type { InstantiatedVnfInfo } from '../infra/vnf-info';
 import { vnfcAddress } from '../infra/vnfc-address';
 import { resolveHook } from '../mgmt/registry';
@@ -20,6 +20,7 @@ import { DriverContext, DriverStepError, VnfcTarget } from '../mgmt/types';
 import { connectSsh, SshError } from '../ssh';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
+import { expectedHostKeys } from './console-host-keys';
 import { dbHostKeyStore } from './host-keys';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
 
@@ -92,10 +93,18 @@ export function hookActivities(deps: ActivityDeps) {
             if (!v || flavour.cps[cpName]?.vduId !== v.vduId) return Promise.resolve(undefined);
             return vnfcAddress(heat, v, cpName);
           },
-          ssh: (vnfc, host, creds, extra = []) => connectSsh(
-            { host, port: cfg.mgmtSshPort, ...creds, hostKeyId: vnfc.id },
-            { hostKeys: dbHostKeyStore(db), deadlineMs: cfg.sshConnectDeadlineMs, secrets: [...secrets, ...extra], log: (m) => log.info({ opOccId, hook }, m) },
-          ),
+          ssh: async (vnfc, host, creds, extra = []) => {
+            const hostKeys = dbHostKeyStore(db);
+            // No pin yet (first connection, or the server was replaced): check the first key against the console's.
+            const expected = hostKeys.get(vnfc.id) !== undefined ? undefined : await expectedHostKeys({
+              policy: cfg.sshHostKeySource, vnfcId: vnfc.id, serverId: vnfc.serverId, nova: () => novaForVim(db, box, inst.vimId!),
+              deadlineMs: cfg.sshConnectDeadlineMs, warn: (m) => log.warn({ opOccId, hook }, m),
+            });
+            return connectSsh(
+              { host, port: cfg.mgmtSshPort, ...creds, hostKeyId: vnfc.id },
+              { hostKeys, expectedHostKeys: expected, deadlineMs: cfg.sshConnectDeadlineMs, secrets: [...secrets, ...extra], log: (m) => log.info({ opOccId, hook }, m) },
+            );
+          },
           packageFile: (p) => {
             const f = readFile(p);
             if (!f) throw ApplicationFailure.nonRetryable(`file ${p} is not in the VNF package`, 'HookFailed');

@@ -14,6 +14,17 @@ export function intFromEnv(name: string, dflt: number): number {
   return n;
 }
 
+export const SSH_HOST_KEY_SOURCES = ['console', 'console-or-first-use', 'first-use'] as const;
+export type SshHostKeySource = (typeof SSH_HOST_KEY_SOURCES)[number];
+
+function hostKeySourceFromEnv(): SshHostKeySource {
+  const raw = process.env.SSH_HOST_KEY_SOURCE || 'console';
+  if (!(SSH_HOST_KEY_SOURCES as readonly string[]).includes(raw)) {
+    throw new Error(`SSH_HOST_KEY_SOURCE must be one of ${SSH_HOST_KEY_SOURCES.join(', ')}, got "${raw}"`);
+  }
+  return raw as SshHostKeySource;
+}
+
 export interface Config {
   dataDir: string;
   apiHost: string;
@@ -62,6 +73,8 @@ export interface Config {
   mgmtSshPort: number;
   /** How long a Mgmt Driver keeps trying to reach a booting VNFC over SSH. */
   sshConnectDeadlineMs: number;
+  /** What a VNFC's first SSH host key is checked against (README, "Mgmt Drivers"). */
+  sshHostKeySource: SshHostKeySource;
   /** Deadline of a Mgmt Driver script from the package. */
   mgmtScriptTimeoutMs: number;
   /** Address-space limit of a package script (hook or coordinate script), on the scripts worker; 0 = none. */
@@ -172,6 +185,7 @@ export function loadConfig(): Config {
     logLevel: process.env.LOG_LEVEL || 'info',
     mgmtSshPort: intFromEnv('MGMT_SSH_PORT', 22),
     sshConnectDeadlineMs: intFromEnv('SSH_CONNECT_DEADLINE_S', 300) * 1000,
+    sshHostKeySource: hostKeySourceFromEnv(),
     mgmtScriptTimeoutMs: intFromEnv('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
     scriptsMemoryBytes: intFromEnv('SCRIPTS_MEMORY_MB', 2048) * 1024 * 1024,
     scriptsOutputBytes: intFromEnv('SCRIPTS_OUTPUT_KB', 64) * 1024,

@@ -1,7 +1,7 @@
 /**
  * VIM registry access: the default VIM from configuration, registered VIMs
- * from the database (password sealed at rest), and one cached Heat client per
- * VIM so tokens are reused across activities.
+ * from the database (password sealed at rest), and one cached Keystone
+ * session (Heat and Nova clients) per VIM so tokens are reused across activities.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ import { vims } from '../common/db/schema';
 import type { SecretBox } from '../common/secrets';
 import { KeystoneSession } from './openstack/keystone';
 import { HeatClient } from './openstack/heat';
+import { NovaClient } from './openstack/nova';
 
 export type VimRow = typeof vims.$inferSelect;
 
@@ -47,20 +48,28 @@ export async function ensureDefaultVim(db: Db, box: SecretBox, cfg: Config): Pro
   return id;
 }
 
-const clients = new Map<string, { sealed: string; heat: HeatClient }>();
+const clients = new Map<string, { sealed: string; heat: HeatClient; nova: NovaClient }>();
 
-export function heatForVim(db: Db, box: SecretBox, vimId: string): HeatClient {
+function clientsForVim(db: Db, box: SecretBox, vimId: string): { heat: HeatClient; nova: NovaClient } {
   const vim = db.select().from(vims).where(eq(vims.id, vimId)).get();
   if (!vim) throw new Error(`VIM ${vimId} is not registered`);
   const cached = clients.get(vimId);
-  if (cached && cached.sealed === vim.passwordSealed) return cached.heat;
+  if (cached && cached.sealed === vim.passwordSealed) return cached;
   const session = new KeystoneSession({
     authUrl: vim.authUrl, username: vim.username, password: box.open(vim.passwordSealed), project: vim.project,
     userDomain: vim.userDomain, projectDomain: vim.projectDomain, region: vim.region, ca: vim.caCert ?? undefined,
   });
-  const heat = new HeatClient(session, vim.caCert ?? undefined);
-  clients.set(vimId, { sealed: vim.passwordSealed, heat });
-  return heat;
+  const entry = { sealed: vim.passwordSealed, heat: new HeatClient(session, vim.caCert ?? undefined), nova: new NovaClient(session, vim.caCert ?? undefined) };
+  clients.set(vimId, entry);
+  return entry;
+}
+
+export function heatForVim(db: Db, box: SecretBox, vimId: string): HeatClient {
+  return clientsForVim(db, box, vimId).heat;
+}
+
+export function novaForVim(db: Db, box: SecretBox, vimId: string): NovaClient {
+  return clientsForVim(db, box, vimId).nova;
 }
 
 export const stackNameFor = (vnfInstanceId: string) => `vnf-${vnfInstanceId}`;

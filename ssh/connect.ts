@@ -39,6 +39,13 @@ export interface ConnectOptions {
   keepaliveCountMax?: number;
   /** Where host keys are pinned, keyed by target.hostKeyId. Without it (or without hostKeyId) any host key is accepted. */
   hostKeys?: HostKeyStore;
+  /**
+   * When nothing is pinned for target.hostKeyId: the fingerprints the host
+   * key must be among (e.g. what the server printed on its console), and
+   * where they came from, for the error. A mismatch is refused in the key
+   * exchange, before any credential is sent, and never retried.
+   */
+  expectedHostKeys?: { fingerprints: string[]; source: string };
   /** Receives progress lines, already redacted. */
   log?: (msg: string) => void;
   /** More strings to mask in output, errors and logs (the target's password, passphrase and key are always masked). */
@@ -99,6 +106,7 @@ function attemptConnect(
     const client = new Client();
     const store = target.hostKeyId !== undefined ? opts.hostKeys : undefined;
     const pinned = store ? store.get(target.hostKeyId!) : undefined;
+    const expected = pinned === undefined ? opts.expectedHostKeys : undefined;
     let fingerprint = '';
     let mismatch = false;
     let settled = false;
@@ -118,12 +126,19 @@ function attemptConnect(
       client.removeAllListeners('close');
       if (store && pinned === undefined) {
         store.set(target.hostKeyId!, fingerprint);
-        opts.log?.(redact(`ssh ${label}: host key of ${target.hostKeyId} pinned: ${fingerprint}`));
+        const how = expected ? `verified against ${expected.source}` : 'first use, unverified';
+        opts.log?.(redact(`ssh ${label}: host key of ${target.hostKeyId} pinned (${how}): ${fingerprint}`));
       }
       resolve({ client, fingerprint });
     });
     client.on('error', (err: Error & { level?: string; code?: string }) => {
-      if (mismatch) {
+      if (mismatch && expected) {
+        const want = expected.fingerprints.join(', ');
+        fail(false, new SshHostKeyMismatchError(
+          `host key mismatch for VNFC ${target.hostKeyId ?? '(unnamed)'} at ${label}: offered ${fingerprint}, ` +
+          `expected one of ${want} (${expected.source}); refusing to connect, no credentials were sent`,
+          label, target.hostKeyId ?? '', want, fingerprint));
+      } else if (mismatch) {
         fail(false, new SshHostKeyMismatchError(
           `host key mismatch for ${label} (${target.hostKeyId}): pinned ${pinned}, offered ${fingerprint}; ` +
           `refusing to connect (forget the pinned key only if the VNFC was replaced)`,
@@ -147,7 +162,8 @@ function attemptConnect(
       tryKeyboard: false,
       hostVerifier: (key: Buffer) => {
         fingerprint = hostKeyFingerprint(key);
-        if (pinned !== undefined && pinned !== fingerprint) {
+        // Runs in the key exchange: a false here ends the connection before the auth service is even requested.
+        if ((pinned !== undefined && pinned !== fingerprint) || (expected && !expected.fingerprints.includes(fingerprint))) {
           mismatch = true;
           return false;
         }

@@ -52,3 +52,6 @@ export class SshCommandError extends SshError {
 
 /** An upload failed or its size/sha256 did not match after one retry. */
 export class SshUploadError extends SshError {}
+
+/** No out-of-band host key to check a VNFC's first key against (its console printed none) while the policy requires one. */
+export class SshHostKeyUnverifiedError extends SshError {}

@@ -23,8 +23,10 @@ export { SshSession, shellQuote } from './session';
 export type { ExecResult, ExecOptions, UploadOptions } from './session';
 export { InMemoryHostKeyStore, hostKeyFingerprint } from './host-keys';
 export type { HostKeyStore } from './host-keys';
+export { parseConsoleHostKeys, CONSOLE_KEYS_BEGIN, CONSOLE_KEYS_END } from './console-host-keys';
+export type { ConsoleHostKey } from './console-host-keys';
 export { redactSecrets, SECRET_MASK } from './redact';
 export {
   SshError, SshConnectError, SshAuthError, SshHostKeyMismatchError, SshTimeoutError,
-  SshConnectionLostError, SshCommandError, SshUploadError,
+  SshConnectionLostError, SshCommandError, SshUploadError, SshHostKeyUnverifiedError,
 } from './errors';

@@ -93,7 +93,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   transitions.register('volumes', (id) => completeVolume(store, id));
   const ssh = new SshManager(store, { port: opts.sshPort ?? DEFAULT_SSH_PORT, users: opts.sshUsers ?? DEFAULT_SSH_USERS }, logger);
   const service = { auth, stats, log: logger };
-  const domain = { store, faults, transitions };
+  const domain = { store, faults, transitions, console: ssh };
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,6 +1,7 @@
 /**
  * POST /servers/{id}/action: rebuild, reboot, resize with confirm/revert,
- * os-stop/os-start, forceDelete, createImage, add/removeSecurityGroup. Each
+ * os-stop/os-start, forceDelete, createImage, add/removeSecurityGroup,
+ * os-getConsoleOutput. Each
  * checks the server's state the way Nova does (409 otherwise); unknown
  * actions are a 400.
  */
@@ -14,6 +15,7 @@ import type { ServerRecord } from '../store/records';
 import { newUuid } from '../util/ids';
 import { isoSeconds } from '../util/time';
 import { invalidState, ownKeypair, visibleServer } from './lookup';
+import { consoleOutput } from './console-output';
 import { checkUserData, usableImage, type ComputeDeps } from './server-create';
 import { CreateImage, Rebuild, Reboot, Resize, SecurityGroupAction } from './schemas';
 import { atLeast } from './versions';
@@ -148,6 +150,9 @@ export function serverActionRoutes(router: Router, deps: ComputeDeps, track: (op
         res.status(202).end();
         return;
       }
+      case 'os-getConsoleOutput':
+        res.status(200).json(consoleOutput(s, raw, deps.console));
+        return;
       default:
         throw badRequest(`There is no such action: ${action.slice(0, 60)}`);
     }

@@ -4,6 +4,7 @@
  * ports bound and volumes attached, all in one transaction. The build itself
  * (BUILD → ACTIVE or ERROR) is a timed change; an injected fault decides it.
  */
+import type { ConsoleSource } from './console-output';
 import type { RequestContext } from '../auth/context';
 import { actingUserId } from '../auth/context';
 import type { Faults } from '../faults/registry';
@@ -29,6 +30,8 @@ export interface ComputeDeps {
   store: Store;
   faults: Faults;
   transitions: Transitions;
+  /** Host keys and hostname for os-getConsoleOutput (the SSH side). */
+  console?: ConsoleSource;
 }
 
 /** Nova's image checks against the flavor; returns the image. */

@@ -16,6 +16,7 @@ import type { Store } from '../store/store';
 import type { SshManager } from '../ssh/manager';
 import type { Stats } from './stats';
 
+const ConsoleKeysBody = z.object({ keys: z.array(z.string().max(16_384)).max(16) }).strict();
 const ConfigBody = z.object({ delayMs: z.number().int().min(0).max(3_600_000) }).strict();
 
 export interface AdminDeps {
@@ -96,6 +97,20 @@ export function adminRouter({ sshRoutes, store, faults, timing, stats, ssh }: Ad
     const host = ssh.findHost(param(req, 'id'), generation);
     if (!host) throw notFound(`No simulated host for ${param(req, 'id')}`);
     res.json(host.view());
+  });
+
+  /**
+   * Overrides the SSH host key lines a server's console prints (os-getConsoleOutput), by server id or name (a name
+   * also covers servers created later under it, e.g. by a heal); DELETE restores the real keys.
+   */
+  router.put('/servers/:id/console-host-keys', (req, res) => {
+    const { keys } = parseBody(ConsoleKeysBody, req.body ?? {});
+    ssh.setConsoleHostKeys(param(req, 'id'), keys);
+    res.json({ target: param(req, 'id'), keys });
+  });
+  router.delete('/servers/:id/console-host-keys', (req, res) => {
+    ssh.setConsoleHostKeys(param(req, 'id'), undefined);
+    res.status(204).end();
   });
 
   router.get('/network', (_req, res) => {

@@ -105,7 +105,14 @@ export class SshEndpoint {
   }
 
   /** Calls accept with the account when the credentials are right; rejects ctx otherwise. */
-  private authenticate(ctx: AuthContext, accept: (account: Account) => void): void {
+  private authenticate(ctx: AuthContext, acceptAccount: (account: Account) => void): void {
+    const attempt = { method: ctx.method, accepted: false, at: new Date().toISOString() };
+    this.host.authAttempts.push(attempt);
+    if (this.host.authAttempts.length > 1000) this.host.authAttempts.shift();
+    const accept = (a: Account) => {
+      attempt.accepted = true;
+      acceptAccount(a);
+    };
     const account = this.host.accounts.get(ctx.username);
     const loginable = account && account.uid !== 0 ? account : undefined;
     const password = loginable?.passwordLogin ? loginable.password : undefined;

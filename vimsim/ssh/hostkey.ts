@@ -29,3 +29,9 @@ export function hostKeyFingerprint(privateKey: string): string {
   const blob = parsed(privateKey).getPublicSSH();
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
+
+/** The public half as one OpenSSH line (`ssh-ed25519 AAAA... root@host`), as cloud-init prints it on the console. */
+export function hostPublicKeyLine(privateKey: string, comment: string): string {
+  const key = parsed(privateKey);
+  return `${key.type} ${key.getPublicSSH().toString('base64')} ${comment}`;
+}

@@ -16,7 +16,7 @@ import { bootConfig, type SshUser } from './credentials';
 import { SshEndpoint } from './endpoint';
 import { SshFaults } from './faults';
 import { SimHost } from './host/host';
-import { hostKeyFingerprint } from './hostkey';
+import { hostKeyFingerprint, hostPublicKeyLine } from './hostkey';
 
 export interface SshSettings {
   /** Port every endpoint listens on; 0 disables SSH endpoints. */
@@ -38,6 +38,8 @@ export class SshManager {
   /** Listening endpoints by address. */
   private readonly endpoints = new Map<string, SshEndpoint>();
   private readonly retired = new Map<string, SimHost>();
+  /** Admin override of the host key lines a server's console prints, by server id or name (a tampered console, for tests; a name also hits servers created later, e.g. by a heal). */
+  private readonly consoleKeys = new Map<string, string[]>();
   private closed = false;
 
   constructor(
@@ -171,6 +173,21 @@ export class SshManager {
         hostKeyFingerprint: hostKeyFingerprint(s.ssh_host_key),
       },
     };
+  }
+
+  /** What cloud-init prints on the console between the SSH HOST KEY KEYS markers: the real public key unless overridden. */
+  consoleHostKeys(s: ServerRecord): string[] {
+    return this.consoleKeys.get(s.id) ?? this.consoleKeys.get(s.name) ?? [hostPublicKeyLine(s.ssh_host_key, `root@${this.consoleHostname(s)}`)];
+  }
+
+  consoleHostname(s: ServerRecord): string {
+    return this.hosts.get(s.id)?.host.hostname ?? s.name;
+  }
+
+  /** Replaces (lines) or restores (undefined) the host keys a server's console shows. */
+  setConsoleHostKeys(idOrName: string, lines: string[] | undefined): void {
+    if (lines) this.consoleKeys.set(idOrName, lines);
+    else this.consoleKeys.delete(idOrName);
   }
 
   close(): void {

@@ -70,6 +70,8 @@ export class SimHost {
   readonly docker = new DockerEngine();
   readonly commands: CommandRecord[] = [];
   readonly programs: ProgramRecord[] = [];
+  /** Every SSH authentication request (method and outcome, never the user or secret): shows whether a client got as far as sending a password. */
+  readonly authAttempts: { method: string; accepted: boolean; at: string }[] = [];
   /** Unit files and drop-ins as systemd loaded them (at boot, then at each daemon-reload). */
   loadedUnits = new Map<string, string>();
   readonly bootedAt = new Date().toISOString();
@@ -132,6 +134,7 @@ export class SimHost {
       hostname: this.hostname,
       bootedAt: this.bootedAt,
       // No user names either: a default password often equals the user name.
+      authAttempts: this.authAttempts.slice(-MAX_COMMANDS),
       commands: this.commands.map(({ command, exitCode, at, durationMs }) => ({ command, exitCode, at, durationMs })),
       // Every program started, with `sudo ... sh -c '...'` wrappers seen through; root or not.
       programs: this.programs.map(({ argv, user, exitCode, at }) => ({ argv, root: user === 'root', exitCode, at })),
