@@ -3,6 +3,7 @@ import { loadConfig } from '../common/config';
 import { outboundSettings } from '../common/outbound';
 import { openDb } from '../common/db';
 import { createLogger } from '../common/log';
+import { resealUnderCurrentKey } from '../common/db/reseal';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes } from '../common/temporal';
 import { ensureDefaultVim } from '../infra/vim';
@@ -18,6 +19,8 @@ async function main() {
   const log = createLogger('api', cfg.logLevel);
   const db = openDb(cfg.dataDir);
   const box = SecretBox.fromEnvOrFile(cfg.dataDir);
+  const resealed = resealUnderCurrentKey(db, box);
+  if (resealed) log.warn({ count: resealed }, 'sealed values moved to the current SECRET_KEY; SECRET_KEY_PREVIOUS can go once every API and worker runs with the new key');
   const temporal = await connectClient(cfg);
   await ensureSearchAttributes(temporal, cfg.temporalNamespace);
   await ensureDefaultVim(db, box, cfg);

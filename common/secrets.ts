@@ -135,16 +135,25 @@ function walk(v: unknown, depth: number): unknown {
   return v;
 }
 
-/** Authenticated encryption for secrets at rest; output is "v1:<iv>:<tag>:<data>" base64. */
+/**
+ * Authenticated encryption for secrets at rest; output is "v1:<iv>:<tag>:<data>" base64.
+ * Rotation: seal() always uses the current key; open() also accepts the
+ * previous keys (SECRET_KEY_PREVIOUS), until common/db/reseal.ts has
+ * re-sealed every row under the current one.
+ */
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
+  private readonly previous: Buffer[];
+
+  constructor(private readonly key: Buffer, previous: Buffer[] = []) {
     if (key.length !== 32) throw new Error('secret key must be 32 bytes');
+    if (previous.some((k) => k.length !== 32)) throw new Error('SECRET_KEY_PREVIOUS: every key must be 32 bytes in base64');
+    this.previous = previous;
   }
 
-  /** Key from SECRET_KEY (base64) or DATA_DIR/secret.key, generated on first use. */
-  static fromEnvOrFile(dataDir: string): SecretBox {
-    const fromEnv = process.env.SECRET_KEY;
-    if (fromEnv) return new SecretBox(Buffer.from(fromEnv, 'base64'));
+  /** Key from SECRET_KEY (base64) or DATA_DIR/secret.key, generated on first use; older keys from SECRET_KEY_PREVIOUS (comma-separated base64). */
+  static fromEnvOrFile(dataDir: string, env: NodeJS.ProcessEnv = process.env): SecretBox {
+    const previous = (env.SECRET_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean).map((k) => Buffer.from(k, 'base64'));
+    if (env.SECRET_KEY) return new SecretBox(Buffer.from(env.SECRET_KEY, 'base64'), previous);
     const file = path.join(dataDir, 'secret.key');
     fs.mkdirSync(dataDir, { recursive: true });
     try {
@@ -152,7 +161,22 @@ export class SecretBox {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    return new SecretBox(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
+    return new SecretBox(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'), previous);
+  }
+
+  /** Whether this box has older keys to move rows away from. */
+  get rotating(): boolean {
+    return this.previous.length > 0;
+  }
+
+  /** True when `sealed` opens with the current key (no re-seal needed). */
+  isCurrent(sealed: string): boolean {
+    try {
+      openWith(this.key, sealed);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   seal(plain: string): string {
@@ -163,11 +187,16 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
-    const [v, iv, tag, data] = sealed.split(':');
-    if (v !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
-    const d = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
-    d.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([d.update(Buffer.from(data, 'base64')), d.final()]).toString('utf8');
+    try {
+      return openWith(this.key, sealed);
+    } catch (e) {
+      for (const k of this.previous) {
+        try {
+          return openWith(k, sealed);
+        } catch { /* not this one */ }
+      }
+      throw e;
+    }
   }
 
   sealJson(v: unknown): string {
@@ -177,4 +206,12 @@ export class SecretBox {
   openJson<T>(sealed: string): T {
     return JSON.parse(this.open(sealed)) as T;
   }
+}
+
+function openWith(key: Buffer, sealed: string): string {
+  const [v, iv, tag, data] = sealed.split(':');
+  if (v !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed secret');
+  const d = crypto.createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
+  d.setAuthTag(Buffer.from(tag, 'base64'));
+  return Buffer.concat([d.update(Buffer.from(data, 'base64')), d.final()]).toString('utf8');
 }
