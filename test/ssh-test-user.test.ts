@@ -116,7 +116,7 @@ test('a run killed halfway leaves no known password, and the next start removes 
   const script = path.join(tmp, 'killed-run.ts');
   fs.writeFileSync(script, [
     `import { startSshd, SSH_TEST_USER } from ${JSON.stringify(path.resolve(__dirname, 'support/sshd'))};`,
-    'startSshd().then((d) => { console.log(JSON.stringify({ user: SSH_TEST_USER, sshdPid: d.pid })); setInterval(() => undefined, 1000); });',
+    'startSshd().then((d) => { console.log(JSON.stringify({ user: SSH_TEST_USER, sshdPid: d.pid, dir: d.dir })); setInterval(() => undefined, 1000); });',
   ].join('\n'));
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
@@ -124,12 +124,13 @@ test('a run killed halfway leaves no known password, and the next start removes 
     child.stdout!.on('data', (d: Buffer) => { out += d.toString(); if (out.includes('\n')) resolve(out.split('\n')[0]); });
     child.once('exit', (code) => reject(new Error(`killed-run.ts exited (${code}) early: ${out}`)));
   });
-  const { user, sshdPid } = JSON.parse(line) as { user: string; sshdPid: number };
+  const { user, sshdPid, dir } = JSON.parse(line) as { user: string; sshdPid: number; dir: string };
   made.push(user);
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
   await exited;
   try { process.kill(sshdPid, 'SIGKILL'); } catch { /* gone */ }
+  fs.rmSync(dir, { recursive: true, force: true }); // the dead run's sshd config and host key
 
   // Left behind: an account whose password is a hash of a random value only the dead process knew.
   expect(user).not.toBe(SSH_TEST_USER);
