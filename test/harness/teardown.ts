@@ -1,5 +1,7 @@
 /** jest globalTeardown: stop every component the run started (including restarted workers). */
 import fs from 'node:fs';
+import path from 'node:path';
+import { recordHistories } from '../replay/record';
 import { readState } from './state';
 
 export default async function teardown(): Promise<void> {
@@ -11,6 +13,11 @@ export default async function teardown(): Promise<void> {
   await new Promise((r) => setTimeout(r, 1500));
   for (const pid of Object.values(s.pids)) {
     try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  // RECORD_HISTORIES=<dir>: keep this run's workflow histories for the replay suite (test/replay/record.ts)
+  if (process.env.RECORD_HISTORIES) {
+    const written = await recordHistories(s.temporalAddress, path.resolve(process.env.RECORD_HISTORIES));
+    console.log(`recorded ${written.length} new histories: ${written.join(', ')}`);
   }
   const cloud = (globalThis as Record<string, unknown>).__cloud as { stop(): Promise<void> } | undefined;
   await cloud?.stop();

@@ -1,0 +1,36 @@
+/**
+ * The replay suite: histories recorded from the end-to-end tests under
+ * earlier workflow code (test/replay/histories, see test/replay/record.ts)
+ * replay against today's workflow code. A change that would break an
+ * operation running or parked across an upgrade fails here
+ * (docs/versioning.md says how to change workflow code safely).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+
+const DIR = path.join(__dirname, 'replay', 'histories');
+const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+
+test('the committed histories cover every kind of operation and both parked states', () => {
+  const names = files.map((f) => f.replace(/\.json$/, ''));
+  for (const type of ['INSTANTIATE', 'TERMINATE', 'HEAL', 'SCALE', 'CHANGE_VNFPKG']) {
+    expect(names.some((n) => n.startsWith(`lcmOperation-${type}`))).toBe(true);
+  }
+  for (const child of ['rollVnfc', 'rollingChunk', 'onboard']) expect(names.some((n) => n.startsWith(child))).toBe(true);
+  expect(names.some((n) => n.endsWith('-parked-failed-temp'))).toBe(true);
+  expect(names.some((n) => n.endsWith('-parked-coordination'))).toBe(true);
+});
+
+test('every committed history replays against the current workflow code', async () => {
+  const histories = files.map((f) => ({ workflowId: f, history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'))) }));
+  const failures: string[] = [];
+  let replayed = 0;
+  for await (const r of Worker.runReplayHistories({ workflowsPath: require.resolve('../workflows') }, histories)) {
+    replayed++;
+    if (r.error) failures.push(`${r.workflowId}: ${r.error.message}`);
+  }
+  expect(failures).toEqual([]);
+  expect(replayed).toBe(files.length);
+}, 300_000);
