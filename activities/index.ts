@@ -1,12 +1,12 @@
 /** All activities, built once per worker from its dependencies. */
 import type { ActivityDeps } from './deps';
-import { changeVnfpkgActivities } from './change-vnfpkg';
-import { coordinateScriptActivities } from './coordinate-script';
+import { changeVnfpkgActivities } from '../ops/vnflcm/change-vnfpkg/activities';
+import { coordinateScriptActivities } from '../ops/vnflcm/change-vnfpkg/coordinate-script';
 import { hookActivities } from './hooks';
 import { instanceActivities } from './instance';
 import { opStateActivities } from './op-state';
-import { packageActivities } from './packages';
-import { scaleActivities } from './scale';
+import { packageActivities } from '../ops/vnfpkgm/onboard/activities';
+import { scaleActivities } from '../ops/vnflcm/scale/activities';
 import { stackActivities } from './stack';
 
 export function createActivities(deps: ActivityDeps) {

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { vnfLcmOpOccs } from '../common/db/schema';
 import type { ProblemDetails } from '../common/problem';
-import { FINAL_STATES, type OpState } from '../workflows/definitions';
+import { FINAL_STATES, type OpState } from '../engine/contracts';
 import { releaseChangeTarget } from '../common/db/package-usage';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';

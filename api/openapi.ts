@@ -4,9 +4,13 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { CancelModeRequest, CreateVnfRequest, HealVnfRequest, InstantiateVnfRequest, ScaleVnfRequest, TerminateVnfRequest } from './schemas/vnflcm';
+import { CancelModeRequest, CreateVnfRequest } from './schemas/vnflcm';
+import { HealVnfRequest } from '../ops/vnflcm/heal/request';
+import { InstantiateVnfRequest } from '../ops/vnflcm/instantiate/request';
+import { ScaleVnfRequest } from '../ops/vnflcm/scale/request';
+import { TerminateVnfRequest } from '../ops/vnflcm/terminate/request';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfpkgm';
-import { ChangeCurrentVnfPkgRequest } from './schemas/change-vnfpkg';
+import { ChangeCurrentVnfPkgRequest } from '../ops/vnflcm/change-vnfpkg/request';
 import { VimRegisterRequest, VimUpdateRequest } from './schemas/vims';
 
 const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };

@@ -12,8 +12,10 @@ import { and, eq, inArray, not } from 'drizzle-orm';
 import { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
 import { maskBySchema } from '../common/secret-schema';
 import { requestSchemaOf } from './schemas/operation-requests';
+import { VNF_LCM_OPERATIONS } from '../ops/registry';
+import { describeOperation } from './operation-summary';
 import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../common/search-attributes';
-import { CONFLICT, FINAL_STATES, LcmOperation, LcmOpInput, UNPROCESSABLE } from '../workflows/definitions';
+import { CONFLICT, FINAL_STATES, LcmOperation, LcmOpInput, UNPROCESSABLE } from '../engine/contracts';
 import type { ApiContext } from './context';
 import { ownedAnd, type Scope } from '../common/db/repos/scope';
 import { releaseChangeTarget } from '../common/db/package-usage';
@@ -74,11 +76,15 @@ export async function startOperation(ctx: ApiContext, s: StartOperation): Promis
 
 async function startWorkflow(ctx: ApiContext, op: OpOccRow): Promise<void> {
   const input: LcmOpInput = { opOccId: op.id, vnfInstanceId: op.vnfInstanceId, operation: op.operation as LcmOperation, heatPollMs: ctx.cfg.heatPollMs };
+  const inst = ctx.db.select().from(vnfInstances).where(eq(vnfInstances.id, op.vnfInstanceId)).get();
+  const described = describeOperation(op, inst);
   try {
-    await ctx.temporal.workflow.start('lcmOperation', {
+    await ctx.temporal.workflow.start(VNF_LCM_OPERATIONS[input.operation].workflowType, {
       workflowId: op.id,
       taskQueue: ctx.cfg.taskQueue,
       args: [input],
+      staticSummary: described.summary,
+      staticDetails: described.details,
       typedSearchAttributes: [
         { key: SA_VNF_INSTANCE_ID, value: op.vnfInstanceId },
         { key: SA_LCM_OPERATION, value: op.operation },

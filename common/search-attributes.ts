@@ -1,7 +1,9 @@
-/** Typed search attributes every LCM workflow carries (safe to import from workflow code). */
+/** Typed search attributes the operations carry, for filters in the Web UI (safe to import from workflow code). */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const SA_VNF_INSTANCE_ID = defineSearchAttributeKey('VnfInstanceId', SearchAttributeType.KEYWORD);
 export const SA_LCM_OPERATION = defineSearchAttributeKey('LcmOperation', SearchAttributeType.KEYWORD);
 export const SA_LCM_OPERATION_STATE = defineSearchAttributeKey('LcmOperationState', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [SA_VNF_INSTANCE_ID, SA_LCM_OPERATION, SA_LCM_OPERATION_STATE];
+/** A cluster operation's Magnum status (CREATE_IN_PROGRESS, ...: engine/magnum-status.ts). */
+export const SA_CLUSTER_STATUS = defineSearchAttributeKey('ClusterStatus', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [SA_VNF_INSTANCE_ID, SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_CLUSTER_STATUS];

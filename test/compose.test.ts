@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { SEARCH_ATTRIBUTES } from '../common/search-attributes';
 
 const text = fs.readFileSync(path.resolve(__dirname, '../temporal-docker-compose.yml'), 'utf8');
 
@@ -17,7 +18,7 @@ test('temporal-docker-compose.yml: Temporal on PostgreSQL with UI and admin tool
     expect(s[name].image).toMatch(/^[a-z0-9/._-]+:[0-9][\w.]*$/);
   }
   // Our search attributes are registered by admin tools.
-  expect(s['temporal-admin-tools'].command.join(' ')).toMatch(/VnfInstanceId LcmOperation LcmOperationState/);
+  expect(s['temporal-admin-tools'].command.join(' ')).toContain(`for sa in ${SEARCH_ATTRIBUTES.map((k) => k.name).join(' ')}; do`);
 });
 
 test('every published port is bound to 127.0.0.1 (frontend 7233, UI 8080); PostgreSQL is not published', () => {

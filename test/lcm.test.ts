@@ -298,12 +298,21 @@ test('GRACEFUL terminate waits gracefulTerminationTimeout, deletion cannot be ro
   expect((await call('GET', `/vnflcm/v1/vnf_instances/${id}`)).body.instantiationState).toBe('NOT_INSTANTIATED');
 });
 
-test('each op workflow carries typed search attributes for the Web UI', async () => {
+test('each op is a workflow of its own type with a readable summary and typed search attributes for the Web UI', async () => {
   const id = await newInstance();
   const opId = await startInstantiate(id);
   await waitOpState(opId, ['COMPLETED']);
+  const vim = (await call('GET', `/vnflcm/v1/vnf_instances/${id}`)).body.vimConnectionInfo;
+  const vimId = (Array.isArray(vim) ? vim[0] : Object.values(vim)[0] as any).vimId;
   const client = await temporalClient();
   try {
+    const described = await client.workflow.getHandle(opId).describe();
+    expect(described.type).toBe('instantiate');
+    expect(await described.staticSummary()).toBe(`Instantiate lcm-test (${id}) flavour simple, level instantiation_level_1 on VIM ${vimId}`);
+    const details = await described.staticDetails();
+    expect(details).toContain(`**Op occ** ${opId}`);
+    expect(details).toContain('"flavourId": "simple"');
+    expect(details).not.toContain('hunter2-secret'); // the request as recorded: secrets masked
     const found = await eventually('visibility to catch up', async () => {
       const list = [];
       for await (const w of client.workflow.list({ query: `VnfInstanceId = "${id}" AND LcmOperationState = "COMPLETED"` })) list.push(w);
@@ -335,6 +344,8 @@ test('secrets never reach the op occ, the API output, the logs or the workflow h
   // positive control: the decoder reads payload bytes (the workflow's input names the instance inside its JSON data)
   expect(history.text).toContain(`"vnfInstanceId":"${id}"`);
   expect(history.text).toContain(`"opOccId":"${opId}"`);
+  // ... and the Web UI's details, where the request is shown (masked)
+  expect(history.text).toContain('visible-marker-31');
   for (const s of secrets) {
     expect([s, history.text.includes(s)]).toEqual([s, false]);
     expect([s, history.text.includes(Buffer.from(s).toString('base64'))]).toEqual([s, false]);

@@ -5,9 +5,9 @@
  */
 import crypto from 'node:crypto';
 import { openApiDocument } from '../api/openapi';
-import { ChangeCurrentVnfPkgRequest } from '../api/schemas/change-vnfpkg';
+import { ChangeCurrentVnfPkgRequest } from '../ops/vnflcm/change-vnfpkg/request';
 import { VimRegisterRequest } from '../api/schemas/vims';
-import { InstantiateVnfRequest } from '../api/schemas/vnflcm';
+import { InstantiateVnfRequest } from '../ops/vnflcm/instantiate/request';
 import { opOccView } from '../api/views';
 import type { Config } from '../common/config';
 import { maskBySchema, secretsBySchema } from '../common/secret-schema';

@@ -9,7 +9,7 @@ import { ApplicationFailure, patched, proxyActivities, type RetryPolicy } from '
 import type { LcmActivities } from '../activities';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import { acts } from './activities';
-import type { Step } from './engine';
+import type { Step } from '../engine/saga';
 import { exitText, scriptsWorker, SCRIPTS_PATCH } from './scripts';
 
 /** Hooks may run for long (package installs): the activity heartbeats, and a worker crash is noticed within a minute. */

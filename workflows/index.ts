@@ -1,16 +1,25 @@
-/** Workflow types registered on the worker. One LCM workflow per op occ (id = op occ id). */
+/**
+ * The worker's workflow bundle: every workflow type, one per operation (the
+ * Temporal Web UI lists and filters them by type), and the children they
+ * start. ops/registry.ts maps each operation to its type.
+ */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { LcmOpInput } from './definitions';
-import { instantiate } from './instantiate';
-import { terminate } from './terminate';
-import { heal } from './heal';
-import { scale } from './scale';
-import { changeVnfpkg } from './change-vnfpkg';
+import type { LcmOpInput } from '../engine/contracts';
+import { instantiate } from '../ops/vnflcm/instantiate/workflow';
+import { terminate } from '../ops/vnflcm/terminate/workflow';
+import { heal } from '../ops/vnflcm/heal/workflow';
+import { scale } from '../ops/vnflcm/scale/workflow';
+import { changeVnfpkg } from '../ops/vnflcm/change-vnfpkg/workflow';
 
-export { onboard } from './onboard';
-export { rollVnfc } from './roll-vnfc';
-export { rollingChunk } from './rolling-chunk';
+export { instantiate, terminate, heal, scale, changeVnfpkg };
+export { rollVnfc } from '../ops/vnflcm/change-vnfpkg/roll-vnfc';
+export { rollingChunk } from '../ops/vnflcm/change-vnfpkg/rolling-chunk';
+export { onboard } from '../ops/vnfpkgm/onboard/workflow';
 
+/**
+ * The one type every VNF LCM operation had before each got its own: operations started under it
+ * (running, or parked in FAILED_TEMP) go on here. Nothing new starts it.
+ */
 export async function lcmOperation(input: LcmOpInput) {
   switch (input.operation) {
     case 'INSTANTIATE': return instantiate(input);

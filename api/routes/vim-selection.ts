@@ -21,7 +21,8 @@ import type { Db } from '../../common/db';
 import type { ApiContext } from '../context';
 import { badRequest, HttpError, unprocessable } from '../errors';
 import { vimEndpointProblem } from '../../common/outbound';
-import { VimConnectionInfo, type InstantiateVnfRequest } from '../schemas/vnflcm';
+import { VimConnectionInfo } from '../schemas/vnflcm';
+import type { InstantiateVnfRequest } from '../../ops/vnflcm/instantiate/request';
 
 type Vci = NonNullable<InstantiateVnfRequest['vimConnectionInfo']>;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -1,10 +1,10 @@
 /**
- * SOL003 VNF LCM request bodies, shared by /vnflcm/v1 and /vnflcm/v2 (v2
- * writes some lists as maps keyed by id; both forms are accepted).
+ * SOL003 VNF LCM data types shared by the request bodies (each operation's
+ * own body is in ops/vnflcm/<operation>/request.ts), for /vnflcm/v1 and
+ * /vnflcm/v2 (v2 writes some lists as maps keyed by id; both are accepted).
  */
 import { z } from 'zod';
 import { secret } from '../../common/secret-schema';
-import { InstantiateAdditionalParams } from './additional-params';
 import { Identifier, KeyValuePairs } from './common';
 
 export const CreateVnfRequest = z.object({
@@ -14,7 +14,7 @@ export const CreateVnfRequest = z.object({
   metadata: KeyValuePairs.optional(),
 });
 
-const listOrMap = <T extends z.ZodType>(item: T) => z.union([z.array(item), z.record(z.string(), item)]);
+export const listOrMap = <T extends z.ZodType>(item: T) => z.union([z.array(item), z.record(z.string(), item)]);
 
 const CpProtocolData = z.object({
   layerProtocol: z.enum(['IP_OVER_ETHERNET', 'IP_FOR_VIRTUAL_CP']),
@@ -60,38 +60,5 @@ export const VimConnectionInfo = z.object({
   extra: KeyValuePairs.optional(),
 });
 
-export const InstantiateVnfRequest = z.object({
-  flavourId: Identifier,
-  instantiationLevelId: Identifier.optional(),
-  extVirtualLinks: z.array(ExtVirtualLinkData).optional(),
-  extManagedVirtualLinks: z.array(ExtManagedVirtualLinkData).optional(),
-  vimConnectionInfo: listOrMap(VimConnectionInfo).optional(),
-  localizationLanguage: z.string().optional(),
-  additionalParams: InstantiateAdditionalParams.optional(),
-  extensions: KeyValuePairs.optional(),
-  vnfConfigurableProperties: KeyValuePairs.optional(),
-});
-export type InstantiateVnfRequest = z.infer<typeof InstantiateVnfRequest>;
-
-export const TerminateVnfRequest = z.object({
-  terminationType: z.enum(['FORCEFUL', 'GRACEFUL']),
-  gracefulTerminationTimeout: z.number().int().min(0).max(86_400).optional(),
-  additionalParams: KeyValuePairs.optional(),
-});
-
 export const CancelModeRequest = z.object({ cancelMode: z.enum(['GRACEFUL', 'FORCEFUL']) });
 
-/** SOL002 (vnfcInstanceId given; the seed writes a single id as a string) and SOL003 (whole VNF) heal. */
-export const HealVnfRequest = z.object({
-  vnfcInstanceId: z.union([Identifier, z.array(Identifier).min(1)]).optional(),
-  cause: z.string().max(1024).optional(),
-  additionalParams: KeyValuePairs.optional(),
-  healScript: z.string().optional(),
-});
-
-export const ScaleVnfRequest = z.object({
-  type: z.enum(['SCALE_OUT', 'SCALE_IN']),
-  aspectId: Identifier,
-  numberOfSteps: z.number().int().min(1).max(1000).optional(),
-  additionalParams: KeyValuePairs.optional(),
-});

@@ -1,7 +1,7 @@
 /** A one-step operation whose step always fails: drives the op engine alone, for test/engine-decisions. */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { LcmOpInput } from '../../workflows/definitions';
-import { runOperation } from '../../workflows/engine';
+import type { LcmOpInput } from '../../engine/contracts';
+import { runOperation } from '../../engine/etsi-op-occ';
 
 export async function engineProbe(input: LcmOpInput): Promise<string> {
   return runOperation(input, [{

@@ -6,11 +6,12 @@
  * Once the stack deletion has started the op cannot be rolled back.
  */
 import { sleep } from '@temporalio/workflow';
-import type { LcmOpInput } from './definitions';
-import { runOperation, Step } from './engine';
-import { acts, db } from './activities';
-import { hookStep } from './hooks';
-import { deleteStack } from './stack';
+import type { LcmOpInput } from '../../../engine/contracts';
+import { runOperation } from '../../../engine/etsi-op-occ';
+import type { Step } from '../../../engine/saga';
+import { acts, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
+import { deleteStack } from '../../../workflows/stack';
 
 export async function terminate(input: LcmOpInput) {
   const { opOccId, vnfInstanceId, heatPollMs } = input;

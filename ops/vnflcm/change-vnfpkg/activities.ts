@@ -6,22 +6,22 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { and, eq } from 'drizzle-orm';
-import { packageForVnfd } from '../common/db/repos/packages';
-import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../common/db/schema';
-import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../coord/client';
-import type { CoordTarget, GetOutcome, PostOutcome } from '../coord/client';
-import type { LcmCoord, LcmCoordRequest } from '../coord/types';
-import type { ChangeCurrentVnfPkgRequest, VnfcParam } from '../api/schemas/change-vnfpkg';
-import { vnfcTargets } from '../infra/hot/nfv-param';
-import { heatForVim, stackNameFor } from '../infra/vim';
-import type { InstantiatedVnfInfo } from '../infra/vnf-info';
-import { mappedDriver, scriptPath } from '../mgmt/mapping';
-import { redact } from '../common/secrets';
-import type { ActivityDeps } from './deps';
-import { flavourOf, loadInstance, loadOpOcc, opParams } from './records';
-import { currentCounts, stackSpecFor } from './stack';
-import { refreshPackageUsage } from '../common/db/package-usage';
-import { forgetHostKeys } from './host-keys';
+import { packageForVnfd } from '../../../common/db/repos/packages';
+import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../../common/db/schema';
+import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../../../coord/client';
+import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
+import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
+import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
+import { vnfcTargets } from '../../../infra/hot/nfv-param';
+import { heatForVim, stackNameFor } from '../../../infra/vim';
+import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
+import { mappedDriver, scriptPath } from '../../../mgmt/mapping';
+import { redact } from '../../../common/secrets';
+import type { ActivityDeps } from '../../../activities/deps';
+import { flavourOf, loadInstance, loadOpOcc, opParams } from '../../../activities/records';
+import { currentCounts, stackSpecFor } from '../../../activities/stack';
+import { refreshPackageUsage } from '../../../common/db/package-usage';
+import { forgetHostKeys } from '../../../activities/host-keys';
 
 export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }
 export type CoordMode = { kind: 'builtin' | 'script' | 'none'; timeoutMs: number };

@@ -7,13 +7,14 @@
  * puts the old counts back.
  */
 import { patched } from '@temporalio/workflow';
-import type { ScalePlan } from '../infra/scale-plan';
-import type { LcmHook } from '../vnfpkg/vnfd-model';
-import type { LcmOpInput } from './definitions';
-import { runOperation, Step } from './engine';
-import { acts, db } from './activities';
-import { hookStep } from './hooks';
-import { waitForStack } from './stack';
+import type { ScalePlan } from '../../../infra/scale-plan';
+import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmOpInput } from '../../../engine/contracts';
+import { runOperation } from '../../../engine/etsi-op-occ';
+import type { Step } from '../../../engine/saga';
+import { acts, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
+import { waitForStack } from '../../../workflows/stack';
 
 export async function scale(input: LcmOpInput) {
   // Planned inside the engine: the operator's handlers exist before the first await.

@@ -7,16 +7,16 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { and, eq } from 'drizzle-orm';
-import type { ChangeCurrentVnfPkgRequest, VnfcParam } from '../api/schemas/change-vnfpkg';
-import { vnfPackageFiles } from '../common/db/schema';
-import { heatForVim } from '../infra/vim';
-import type { InstantiatedVnfInfo } from '../infra/vnf-info';
-import { vnfcAddress } from '../infra/vnfc-address';
-import { scriptChannelKeyFor, sealScriptJob } from '../mgmt/script-channel';
-import { scriptSecrets } from '../mgmt/script-mask';
-import { scriptPath } from './change-vnfpkg';
-import type { ActivityDeps } from './deps';
-import { loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
+import { vnfPackageFiles } from '../../../common/db/schema';
+import { heatForVim } from '../../../infra/vim';
+import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
+import { vnfcAddress } from '../../../infra/vnfc-address';
+import { scriptChannelKeyFor, sealScriptJob } from '../../../mgmt/script-channel';
+import { scriptSecrets } from '../../../mgmt/script-mask';
+import { scriptPath } from './activities';
+import type { ActivityDeps } from '../../../activities/deps';
+import { loadInstance, loadOpOcc, loadVnfd, opParams } from '../../../activities/records';
 
 interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; packageId: string; timeoutMs: number }
 

@@ -2,12 +2,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { and, eq, ne } from 'drizzle-orm';
 import crypto from 'node:crypto';
-import { vnfPackageFiles, vnfPackages } from '../common/db/schema';
-import { loadPackage, type PackageLimits } from '../vnfpkg';
-import { PackageError } from '../vnfpkg/csar';
-import { PackageStore } from '../vnfpkg/package-store';
-import { additionalArtifacts, softwareImages } from '../vnfpkg/pkg-info';
-import type { ActivityDeps } from './deps';
+import { vnfPackageFiles, vnfPackages } from '../../../common/db/schema';
+import { loadPackage, type PackageLimits } from '../../../vnfpkg';
+import { PackageError } from '../../../vnfpkg/csar';
+import { PackageStore } from '../../../vnfpkg/package-store';
+import { additionalArtifacts, softwareImages } from '../../../vnfpkg/pkg-info';
+import type { ActivityDeps } from '../../../activities/deps';
 
 export function packageActivities({ db, log, cfg }: ActivityDeps) {
   const store = new PackageStore(cfg.packageStoreDir);

@@ -12,15 +12,16 @@
  * far they got, so retry and rollback pick up exactly there.
  */
 import { CancellationScope, executeChild, workflowInfo } from '@temporalio/workflow';
-import type { ChangeVnfpkgPlan } from '../activities/change-vnfpkg';
-import type { LcmHook } from '../vnfpkg/vnfd-model';
-import type { LcmOpInput } from './definitions';
-import { runOperation, Step } from './engine';
-import { acts, db } from './activities';
-import { hookStep } from './hooks';
+import type { ChangeVnfpkgPlan } from './activities';
+import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmOpInput } from '../../../engine/contracts';
+import { runOperation } from '../../../engine/etsi-op-occ';
+import type { Step } from '../../../engine/saga';
+import { acts, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
 import type { RollVnfcInput } from './roll-vnfc';
 import { CHUNK, rollingChunk } from './rolling-chunk';
-import { waitForStack } from './stack';
+import { waitForStack } from '../../../workflows/stack';
 
 export async function changeVnfpkg(input: LcmOpInput) {
   // Planned inside the engine: its cancel/retry/rollback/fail handlers exist before the first await,

@@ -1,15 +1,20 @@
 /**
- * What the API and the workflows agree on: inputs, op states and the
- * operator's tasks on an op occ (Temporal updates, so the API learns at once
- * whether the workflow accepted them).
+ * What the API, the workflows and the activities agree on, and nothing
+ * else: inputs, op states, the operator's tasks on an operation (Temporal
+ * updates, so the API learns at once whether the workflow accepted them),
+ * and the failure types the API maps to HTTP statuses. Safe to import from
+ * workflow code, the API and activities alike (no I/O, no implementation).
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
 export const OP_STATES = ['STARTING', 'PROCESSING', 'COMPLETED', 'FAILED_TEMP', 'FAILED', 'ROLLING_BACK', 'ROLLED_BACK'] as const;
 export type OpState = (typeof OP_STATES)[number];
 export const FINAL_STATES: readonly OpState[] = ['COMPLETED', 'FAILED', 'ROLLED_BACK'];
+/** States in which a cancel is accepted (SOL003: STARTING, PROCESSING, ROLLING_BACK). */
+export const CANCELLABLE_STATES: readonly OpState[] = ['STARTING', 'PROCESSING', 'ROLLING_BACK'];
 
-export type LcmOperation = 'INSTANTIATE' | 'TERMINATE' | 'HEAL' | 'SCALE' | 'CHANGE_VNFPKG';
+export const LCM_OPERATIONS = ['INSTANTIATE', 'TERMINATE', 'HEAL', 'SCALE', 'CHANGE_VNFPKG'] as const;
+export type LcmOperation = (typeof LCM_OPERATIONS)[number];
 export type CancelMode = 'GRACEFUL' | 'FORCEFUL';
 
 export interface LcmOpInput {
@@ -20,6 +25,8 @@ export interface LcmOpInput {
   heatPollMs: number;
 }
 
+export interface OnboardInput { packageId: string }
+
 /** ApplicationFailure types the API maps to HTTP statuses. */
 export const CONFLICT = 'Conflict'; // 409
 export const UNPROCESSABLE = 'Unprocessable'; // 422
@@ -28,6 +35,4 @@ export const retryUpdate = defineUpdate<void>('retry');
 export const rollbackUpdate = defineUpdate<void>('rollback');
 export const failUpdate = defineUpdate<void>('fail');
 export const cancelUpdate = defineUpdate<void, [CancelMode]>('cancel');
-export const stateQuery = defineQuery<{ state: OpState; step?: string }>('state');
-
-export interface OnboardInput { packageId: string }
+export const stateQuery = defineQuery<{ state: string; step?: string }>('state');

@@ -1,9 +1,9 @@
 /** The scale workflow's plan, computed from the instance as it is when the op starts. */
 import { ApplicationFailure } from '@temporalio/activity';
-import { planScale, ScalePlan, ScaleRequest } from '../infra/scale-plan';
-import type { InstantiatedVnfInfo } from '../infra/vnf-info';
-import type { ActivityDeps } from './deps';
-import { flavourOf, loadOpOcc, opParams } from './records';
+import { planScale, ScalePlan, ScaleRequest } from '../../../infra/scale-plan';
+import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
+import type { ActivityDeps } from '../../../activities/deps';
+import { flavourOf, loadOpOcc, opParams } from '../../../activities/records';
 
 export function scaleActivities({ db, box }: ActivityDeps) {
   return {

@@ -9,12 +9,13 @@
  * The stack id is saved the moment Heat returns it, so a failed heal never
  * loses track of the stack: retry and terminate keep working.
  */
-import type { LcmHook } from '../vnfpkg/vnfd-model';
-import type { LcmOpInput } from './definitions';
-import { runOperation, Step } from './engine';
-import { acts, db } from './activities';
-import { hookStep } from './hooks';
-import { createStack, deleteStack, waitForStack } from './stack';
+import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmOpInput } from '../../../engine/contracts';
+import { runOperation } from '../../../engine/etsi-op-occ';
+import type { Step } from '../../../engine/saga';
+import { acts, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
+import { createStack, deleteStack, waitForStack } from '../../../workflows/stack';
 
 export async function heal(input: LcmOpInput) {
   // Planned inside the engine: the operator's handlers exist before the first await.

@@ -4,8 +4,8 @@
  * A broken package goes back to CREATED with the reason; nothing half-written.
  */
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { LcmActivities } from '../activities';
-import type { OnboardInput } from './definitions';
+import type { LcmActivities } from '../../../activities';
+import type { OnboardInput } from '../../../engine/contracts';
 
 const { onboardPackage, failOnboarding } = proxyActivities<LcmActivities>({
   startToCloseTimeout: '5m',

@@ -1,9 +1,9 @@
 /** ChangeCurrentVnfPkgRequest (SOL003 v2) and its additionalParams, exactly as seed 004's table; secrets marked (the coordination auth's in coord/types.ts). */
 import { z } from 'zod';
-import { secret } from '../../common/secret-schema';
-import { CoordAuthentication } from '../../coord/types';
-import { Identifier, KeyValuePairs } from './common';
-import { VimConnectionInfo } from './vnflcm';
+import { secret } from '../../../common/secret-schema';
+import { CoordAuthentication } from '../../../coord/types';
+import { Identifier, KeyValuePairs } from '../../../api/schemas/common';
+import { VimConnectionInfo } from '../../../api/schemas/vnflcm';
 
 export const VnfcParam = z.object({
   cp_name: z.string().min(1),

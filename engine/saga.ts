@@ -1,30 +1,33 @@
 /**
- * The operation engine every LCM workflow runs on (ETSI op occ states).
+ * The saga engine every operation runs on, VNF LCM and cluster alike.
  *
- * An operation is a list of steps. Steps run in order; the first that fails
- * puts the op in FAILED_TEMP and the workflow waits for the operator:
- *  - retry    re-runs from the failed step (completed steps are not repeated);
- *  - rollback runs the compensations of every started step in reverse;
- *  - fail     ends the op FAILED.
+ * An operation is a list of steps, run in order. Each step may say how to
+ * undo it (compensate), how to stop the VIM work it waits on (abort), and
+ * whether it can be undone at all (irreversible). What a failure leads to,
+ * and how each phase is shown and recorded, is the state policy's business
+ * (engine/etsi-op-occ.ts: park in FAILED_TEMP for the operator;
+ * engine/magnum-status.ts: *_FAILED, or an automatic rollback):
+ *  - park:     wait for the operator: retry re-runs from the failed step
+ *              (completed steps are not repeated), rollback runs the
+ *              compensations of every started step in reverse, fail ends it;
+ *  - rollback: run the compensations at once, then end rolled back (or
+ *              failed, if a compensation fails);
+ *  - fail:     end failed.
  * cancel (GRACEFUL: finish the running step, start no other; FORCEFUL: also
- * abort it) ends in FAILED_TEMP, from where the same three tasks apply.
+ * abort it) counts as a failure of the step it stopped.
  *
- * The steps may be planned by the engine itself (a function reading the op
- * through activities): the operator's handlers are then already registered
- * while it plans, a cancel in STARTING stops the planning (ROLLED_BACK), and
- * a planning failure is FAILED_TEMP like a step's, never an op left STARTING.
+ * The steps may be planned by the engine itself (a function reading the
+ * operation through activities): the operator's handlers are registered
+ * before the first await, a cancel while starting stops the planning (rolled
+ * back: nothing ran), and a planning failure is handled like a step's.
  */
 import {
-  ApplicationFailure, CancellationScope, condition, isCancellation, setHandler,
-  upsertSearchAttributes, allHandlersFinished, patched,
+  ApplicationFailure, CancellationScope, condition, isCancellation, setHandler, allHandlersFinished, patched,
 } from '@temporalio/workflow';
 import type { ProblemDetails } from '../common/problem';
-import { db } from './activities';
-import { SA_LCM_OPERATION_STATE } from '../common/search-attributes';
 import {
-  CancelMode, CONFLICT, LcmOpInput, OpState, UNPROCESSABLE,
-  cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, stateQuery,
-} from './definitions';
+  CancelMode, CONFLICT, UNPROCESSABLE, cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, stateQuery,
+} from './contracts';
 
 export interface Step {
   name: string;
@@ -39,6 +42,33 @@ export interface Step {
   interruptible?: boolean;
 }
 
+/** Where a saga is. The policy names each phase for its API (STARTING, CREATE_IN_PROGRESS, ...). */
+export type Phase = 'starting' | 'running' | 'parked' | 'rollingBack' | 'completed' | 'failed' | 'rolledBack';
+export const FINAL_PHASES: readonly Phase[] = ['completed', 'failed', 'rolledBack'];
+
+export interface SagaStatus {
+  phase: Phase;
+  /** The step running (or that stopped the operation). */
+  step?: string;
+  /** Why the operation failed: set from the first failure on, kept through an automatic rollback. */
+  error?: ProblemDetails;
+  /** A rollback was under way when this phase was entered (a failed rollback, for instance). */
+  rollingBack: boolean;
+  cancel?: CancelMode;
+}
+
+export interface StatePolicy {
+  /** What a failure of a step (or of the planning) leads to. */
+  readonly onFailure: 'park' | 'rollback' | 'fail';
+  /** The phase as the API shows it (used in the state query and in refusals). */
+  label(phase: Phase): string;
+  /** Records a phase change. */
+  enter(s: SagaStatus): Promise<void>;
+  /** Records that a step starts. */
+  stepStarted(s: SagaStatus): Promise<void>;
+  /** Records an accepted cancel while a step runs. */
+  cancelRequested(s: SagaStatus): Promise<void>;
+}
 
 type Decision = 'retry' | 'rollback' | 'fail';
 class CancelledByOperator extends Error {}
@@ -50,13 +80,15 @@ export const PLANNING = 'plan the operation';
 /** Histories recorded before a planning failure was FAILED_TEMP (the workflow failed there) replay as they were. */
 const PLANNING_FAILS_TEMP = 'planning-failure-fails-temp';
 
-export async function runOperation(input: LcmOpInput, planned: Plan): Promise<OpState> {
+/** Runs the operation to its end; returns where it ended. */
+export async function runSaga(policy: StatePolicy, planned: Plan): Promise<SagaStatus> {
   let plan: Step[] = Array.isArray(planned) ? planned : [];
   let planScope: CancellationScope | undefined;
-  let state: OpState = 'STARTING';
+  let phase: Phase = 'starting';
+  let failure: ProblemDetails | undefined;
   let decisionsTaken = 0; // operator decisions accepted so far
   let decisionsActed = 0; // ... and acted on: the state they lead to is recorded
-  let phase: 'forward' | 'rollback' = 'forward';
+  let direction: 'forward' | 'rollback' = 'forward';
   let cursor = 0; // next forward step
   const started = new Set<number>();
   const compensated = new Set<number>();
@@ -65,19 +97,17 @@ export async function runOperation(input: LcmOpInput, planned: Plan): Promise<Op
   let stepScope: CancellationScope | undefined;
   let stepName: string | undefined;
   let stepInterruptible = false;
+  const status = (): SagaStatus => ({ phase, step: stepName, error: failure, rollingBack: direction === 'rollback', cancel });
+  const label = (p: Phase) => policy.label(p);
 
-  async function enter(next: OpState, error?: ProblemDetails): Promise<void> {
-    state = next;
-    upsertSearchAttributes([{ key: SA_LCM_OPERATION_STATE, value: next }]);
-    await db.recordOpState({
-      // currentStep keeps the last progress shown (FAILED_TEMP tells where it stopped); final states clear it
-      opOccId: input.opOccId, state: next, error, currentStep: isFinal(next) ? null : undefined,
-      isCancelPending: cancel !== undefined && next !== 'FAILED_TEMP' && !isFinal(next), cancelMode: cancel ?? null,
-    });
+  async function enter(next: Phase, error?: ProblemDetails): Promise<void> {
+    phase = next;
+    if (error) failure = error;
+    await policy.enter(status());
   }
   /**
    * Update handlers return once the workflow has acted on them, so the API answers after the state moved.
-   * Counted per decision, not per recorded state: the update can arrive while FAILED_TEMP itself is still
+   * Counted per decision, not per recorded state: the update can arrive while the parked state itself is still
    * being recorded, and that write must not be mistaken for the answer to the decision.
    */
   const decide = async (d: Decision) => {
@@ -86,30 +116,31 @@ export async function runOperation(input: LcmOpInput, planned: Plan): Promise<Op
     await condition(() => decisionsActed >= mine);
   };
 
-  const requireFailedTemp = (task: string) => {
-    if (state !== 'FAILED_TEMP') throw ApplicationFailure.create({ type: CONFLICT, message: `${task} needs FAILED_TEMP; the operation is ${state}` });
+  const requireParked = (task: string) => {
+    if (phase !== 'parked') throw ApplicationFailure.create({ type: CONFLICT, message: `${task} needs ${label('parked')}; the operation is ${label(phase)}` });
     if (decision) throw ApplicationFailure.create({ type: CONFLICT, message: `${decision} already requested` });
   };
-  setHandler(stateQuery, () => ({ state, step: stepName }));
-  setHandler(retryUpdate, () => decide('retry'), { validator: () => requireFailedTemp('retry') });
+  const cancellable: Phase[] = ['starting', 'running', 'rollingBack'];
+  setHandler(stateQuery, () => ({ state: label(phase), step: stepName }));
+  setHandler(retryUpdate, () => decide('retry'), { validator: () => requireParked('retry') });
   setHandler(rollbackUpdate, () => decide('rollback'), {
     validator: () => {
-      requireFailedTemp('rollback');
+      requireParked('rollback');
       const blocking = [...started].map((i) => plan[i]).find((s) => s.irreversible);
       if (blocking) throw ApplicationFailure.create({ type: UNPROCESSABLE, message: `cannot roll back: step "${blocking.name}" has started and cannot be undone; retry or fail instead` });
     },
   });
-  setHandler(failUpdate, () => decide('fail'), { validator: () => requireFailedTemp('fail') });
+  setHandler(failUpdate, () => decide('fail'), { validator: () => requireParked('fail') });
   setHandler(cancelUpdate, async (mode: CancelMode) => {
     cancel = mode;
     if (mode === 'FORCEFUL' || stepInterruptible) stepScope?.cancel();
-    planScope?.cancel(); // nothing ran yet: stop planning (ROLLED_BACK)
-    if (state === 'STARTING') return;
-    await db.recordOpState({ opOccId: input.opOccId, state, currentStep: stepName ?? null, isCancelPending: true, cancelMode: mode });
+    planScope?.cancel(); // nothing ran yet: stop planning (rolled back)
+    if (phase === 'starting') return;
+    await policy.cancelRequested(status());
   }, {
     validator: (mode: CancelMode) => {
       if (mode !== 'GRACEFUL' && mode !== 'FORCEFUL') throw ApplicationFailure.create({ type: UNPROCESSABLE, message: `cancelMode must be GRACEFUL or FORCEFUL` });
-      if (!['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(state)) throw ApplicationFailure.create({ type: CONFLICT, message: `cancel needs STARTING, PROCESSING or ROLLING_BACK; the operation is ${state}` });
+      if (!cancellable.includes(phase)) throw ApplicationFailure.create({ type: CONFLICT, message: `cancel needs ${cancellable.map(label).join(', ').replace(/, ([^,]*)$/, ' or $1')}; the operation is ${label(phase)}` });
       if (cancel) throw ApplicationFailure.create({ type: CONFLICT, message: 'a cancel is already pending' });
     },
   });
@@ -119,7 +150,7 @@ export async function runOperation(input: LcmOpInput, planned: Plan): Promise<Op
     if (cancel) throw new CancelledByOperator(`cancelled (${cancel}) before step "${step.name}"`);
     stepName = step.name;
     stepInterruptible = !!step.interruptible;
-    await db.recordOpState({ opOccId: input.opOccId, state, currentStep: step.name, isCancelPending: false, cancelMode: null });
+    await policy.stepStarted({ ...status(), cancel: undefined });
     stepScope = new CancellationScope();
     try {
       await stepScope.run(fn);
@@ -151,8 +182,17 @@ export async function runOperation(input: LcmOpInput, planned: Plan): Promise<Op
     }
   }
 
+  /** Waits for the operator's decision on a parked operation. */
+  async function nextDecision(): Promise<Decision> {
+    cancel = undefined;
+    await condition(() => decision !== undefined);
+    const d = decision!;
+    decision = undefined;
+    return d;
+  }
+
   /**
-   * Plans the steps. A failure is the operator's (FAILED_TEMP; retry plans again, rollback has
+   * Plans the steps. A failure is handled by the policy (parked: retry plans again, rollback has
    * nothing to undo, fail ends it); false when the op ended here.
    */
   async function planSteps(build: () => Promise<Step[]>): Promise<boolean> {
@@ -162,69 +202,75 @@ export async function runOperation(input: LcmOpInput, planned: Plan): Promise<Op
         plan = await planScope.run(build);
         return true;
       } catch (err) {
-        if (cancel && isCancellation(err)) return true; // cancelled in STARTING: ROLLED_BACK below
+        if (cancel && isCancellation(err)) return true; // cancelled while starting: rolled back below
         if (!patched(PLANNING_FAILS_TEMP)) throw err;
-        await enter('FAILED_TEMP', toProblem(err, PLANNING));
+        const problem = toProblem(err, PLANNING);
+        if (policy.onFailure !== 'park') {
+          await enter('failed', problem); // nothing ran: nothing to roll back
+          return false;
+        }
+        await enter('parked', problem);
       } finally {
         planScope = undefined;
       }
-      cancel = undefined;
-      await condition(() => decision !== undefined);
-      const d = decision!;
-      decision = undefined;
+      const d = await nextDecision();
       if (d === 'retry') {
-        await enter('PROCESSING');
+        await enter('running');
         decisionsActed++;
         continue;
       }
-      await enter(d === 'fail' ? 'FAILED' : 'ROLLED_BACK'); // nothing ran: nothing to roll back
+      await enter(d === 'fail' ? 'failed' : 'rolledBack'); // nothing ran: nothing to roll back
       decisionsActed++;
       await condition(allHandlersFinished);
       return false;
     }
   }
 
-  if (!Array.isArray(planned) && !(await planSteps(planned))) return state;
+  if (!Array.isArray(planned) && !(await planSteps(planned))) return status();
   if (cancel) {
     // Cancelled before anything ran (STARTING -> ROLLED_BACK, per ETSI).
-    await enter('ROLLED_BACK');
-    return state;
+    await enter('rolledBack');
+    return status();
   }
-  await enter('PROCESSING');
+  await enter('running');
   for (;;) {
     try {
-      if (phase === 'forward') {
+      if (direction === 'forward') {
         await forward();
         stepName = undefined;
-        await enter('COMPLETED');
+        await enter('completed');
       } else {
         await rollback();
         stepName = undefined;
-        await enter('ROLLED_BACK');
+        await enter('rolledBack');
       }
       break;
     } catch (err) {
-      await enter('FAILED_TEMP', toProblem(err, stepName));
+      const problem = toProblem(err, stepName);
+      if (policy.onFailure === 'rollback' && direction === 'forward') {
+        direction = 'rollback';
+        cancel = undefined;
+        await enter('rollingBack', problem);
+        continue;
+      }
+      if (policy.onFailure !== 'park') {
+        await enter('failed', problem);
+        break;
+      }
+      await enter('parked', problem);
     }
-    cancel = undefined;
-    await condition(() => decision !== undefined);
-    const d = decision!;
-    decision = undefined;
+    const d = await nextDecision();
     if (d === 'fail') {
-      await enter('FAILED');
+      await enter('failed');
       decisionsActed++;
       break;
     }
-    if (d === 'rollback') phase = 'rollback';
-    await enter(phase === 'forward' ? 'PROCESSING' : 'ROLLING_BACK');
+    if (d === 'rollback') direction = 'rollback';
+    await enter(direction === 'forward' ? 'running' : 'rollingBack');
     decisionsActed++;
   }
   await condition(allHandlersFinished);
-  return state;
-}
-
-function isFinal(s: OpState): boolean {
-  return s === 'COMPLETED' || s === 'FAILED' || s === 'ROLLED_BACK';
+  return status();
 }
 
 /** ProblemDetails naming the failed step and the root cause. */

@@ -7,11 +7,11 @@
  * while parked, and a worker crash resumes the same coordination.
  */
 import { ApplicationFailure, CancellationScope, patched, proxyActivities, sleep } from '@temporalio/workflow';
-import type { LcmActivities } from '../activities';
-import type { CoordMode, RollingTarget } from '../activities/change-vnfpkg';
-import { acts, db } from './activities';
-import { exitText, scriptsWorker, SCRIPTS_PATCH } from './scripts';
-import { waitForStack } from './stack';
+import type { LcmActivities } from '../../../activities';
+import type { CoordMode, RollingTarget } from './activities';
+import { acts, db } from '../../../workflows/activities';
+import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflows/scripts';
+import { waitForStack } from '../../../workflows/stack';
 
 /** A coordinate script may run long; it is killed at its own timeout. (Histories from before SCRIPTS_PATCH.) */
 const scriptActs = proxyActivities<LcmActivities>({ startToCloseTimeout: '25h', heartbeatTimeout: '1m', retry: { maximumAttempts: 1 } });

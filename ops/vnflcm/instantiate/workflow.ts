@@ -4,12 +4,13 @@
  *   -> build instantiatedVnfInfo from the stack -> instantiate_end hook.
  * Rollback deletes the stack and returns the instance to NOT_INSTANTIATED.
  */
-import type { LcmHook } from '../vnfpkg/vnfd-model';
-import type { LcmOpInput } from './definitions';
-import { runOperation, Step } from './engine';
-import { acts, db } from './activities';
-import { hookStep } from './hooks';
-import { createStack, deleteStack } from './stack';
+import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmOpInput } from '../../../engine/contracts';
+import { runOperation } from '../../../engine/etsi-op-occ';
+import type { Step } from '../../../engine/saga';
+import { acts, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
+import { createStack, deleteStack } from '../../../workflows/stack';
 
 export async function instantiate(input: LcmOpInput) {
   const { opOccId, vnfInstanceId, heatPollMs } = input;

@@ -1,0 +1,27 @@
+/**
+ * Every VNF LCM operation, one entry each: its Temporal workflow type (the
+ * worker's bundle, workflows/index.ts, exports a workflow of that name), its
+ * request body (validation, masking of secrets in its op occ, OpenAPI) and
+ * the one-line summary the Temporal Web UI shows for it. Adding an operation
+ * is one folder under ops/vnflcm/ and one line here.
+ */
+import type { LcmOperation } from '../engine/contracts';
+import type { OperationModule } from './operation';
+import { changeVnfpkgOp } from './vnflcm/change-vnfpkg';
+import { healOp } from './vnflcm/heal';
+import { instantiateOp } from './vnflcm/instantiate';
+import { scaleOp } from './vnflcm/scale';
+import { terminateOp } from './vnflcm/terminate';
+
+export const VNF_LCM_OPERATIONS: Record<LcmOperation, OperationModule> = {
+  INSTANTIATE: instantiateOp,
+  TERMINATE: terminateOp,
+  HEAL: healOp,
+  SCALE: scaleOp,
+  CHANGE_VNFPKG: changeVnfpkgOp,
+};
+
+/** undefined for an operation this product does not know. */
+export function operationModule(operation: string): OperationModule | undefined {
+  return (VNF_LCM_OPERATIONS as Record<string, OperationModule | undefined>)[operation];
+}

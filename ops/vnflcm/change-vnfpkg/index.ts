@@ -1,0 +1,13 @@
+/** ChangeCurrentVnfPkg (rolling update): the request, the workflow type and its summary. */
+import { vnfName, type OperationModule } from '../../operation';
+import { ChangeCurrentVnfPkgRequest } from './request';
+
+export const changeVnfpkgOp: OperationModule = {
+  workflowType: 'changeVnfpkg',
+  request: ChangeCurrentVnfPkgRequest,
+  summary: (s) => {
+    const p = s.params as Partial<ChangeCurrentVnfPkgRequest>;
+    const vdus = p.additionalParams?.vdu_params?.map((v) => v.vdu_id).join(', ');
+    return `Change the package of ${vnfName(s)} to VNFD ${p.vnfdId} (${p.additionalParams?.upgrade_type ?? 'RollingUpdate'}${vdus ? ` of ${vdus}` : ''})`;
+  },
+};

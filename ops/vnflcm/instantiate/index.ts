@@ -1,0 +1,13 @@
+/** InstantiateVnf: the request, the workflow type and its summary (workflow.ts tells the steps). */
+import { vnfName, type OperationModule } from '../../operation';
+import { InstantiateVnfRequest } from './request';
+
+export const instantiateOp: OperationModule = {
+  workflowType: 'instantiate',
+  request: InstantiateVnfRequest,
+  summary: (s) => {
+    const p = s.params as Partial<InstantiateVnfRequest>;
+    const level = p.instantiationLevelId ? `, level ${p.instantiationLevelId}` : '';
+    return `Instantiate ${vnfName(s)} flavour ${p.flavourId}${level}${s.vimId ? ` on VIM ${s.vimId}` : ''}`;
+  },
+};

@@ -1,0 +1,14 @@
+/** ScaleVnf: the request, the workflow type and its summary (workflow.ts tells the steps). */
+import type { z } from 'zod';
+import { vnfName, type OperationModule } from '../../operation';
+import { ScaleVnfRequest } from './request';
+
+export const scaleOp: OperationModule = {
+  workflowType: 'scale',
+  request: ScaleVnfRequest,
+  summary: (s) => {
+    const p = s.params as Partial<z.infer<typeof ScaleVnfRequest>>;
+    const steps = p.numberOfSteps ?? 1;
+    return `Scale ${p.type === 'SCALE_IN' ? 'in' : 'out'} ${vnfName(s)}: aspect ${p.aspectId} by ${steps} step${steps === 1 ? '' : 's'}`;
+  },
+};

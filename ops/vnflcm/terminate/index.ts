@@ -1,0 +1,14 @@
+/** TerminateVnf: the request, the workflow type and its summary (workflow.ts tells the steps). */
+import type { z } from 'zod';
+import { vnfName, type OperationModule } from '../../operation';
+import { TerminateVnfRequest } from './request';
+
+export const terminateOp: OperationModule = {
+  workflowType: 'terminate',
+  request: TerminateVnfRequest,
+  summary: (s) => {
+    const p = s.params as Partial<z.infer<typeof TerminateVnfRequest>>;
+    const grace = p.terminationType === 'GRACEFUL' && p.gracefulTerminationTimeout ? ` after ${p.gracefulTerminationTimeout} s` : '';
+    return `Terminate ${vnfName(s)} (${p.terminationType}${grace})`;
+  },
+};

@@ -1,0 +1,9 @@
+/** The TerminateVnfRequest (SOL003 5.5.2.8) body. */
+import { z } from 'zod';
+import { KeyValuePairs } from '../../../api/schemas/common';
+
+export const TerminateVnfRequest = z.object({
+  terminationType: z.enum(['FORCEFUL', 'GRACEFUL']),
+  gracefulTerminationTimeout: z.number().int().min(0).max(86_400).optional(),
+  additionalParams: KeyValuePairs.optional(),
+});
