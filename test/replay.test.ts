@@ -9,14 +9,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { LCM_OPERATIONS } from '../engine/contracts';
+import { VNF_LCM_OPERATIONS } from '../ops/registry';
 
 const DIR = path.join(__dirname, 'replay', 'histories');
 const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 
 test('the committed histories cover every kind of operation and both parked states', () => {
   const names = files.map((f) => f.replace(/\.json$/, ''));
-  for (const type of ['INSTANTIATE', 'TERMINATE', 'HEAL', 'SCALE', 'CHANGE_VNFPKG']) {
-    expect(names.some((n) => n.startsWith(`lcmOperation-${type}`))).toBe(true);
+  for (const op of LCM_OPERATIONS) {
+    const type = VNF_LCM_OPERATIONS[op].workflowType;
+    expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
+    expect([type, names.some((n) => n === `${type}-parked-failed-temp`)]).toEqual([type, true]);
+    // ... and under the one type every operation had before (operations parked across that upgrade)
+    expect(names.some((n) => n.startsWith(`lcmOperation-${op}`))).toBe(true);
   }
   for (const child of ['rollVnfc', 'rollingChunk', 'onboard']) expect(names.some((n) => n.startsWith(child))).toBe(true);
   expect(names.some((n) => n.endsWith('-parked-failed-temp'))).toBe(true);
