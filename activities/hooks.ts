@@ -78,6 +78,9 @@ export function hookActivities(deps: ActivityDeps) {
         db.update(vnfLcmOpOccs).set({ currentStep: redact(`${hook} hook: ${step}`) }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
       };
       const beat = setInterval(() => Context.current().heartbeat(), 10_000);
+      // A cancel (FORCEFUL, reaching us with a heartbeat's answer) closes the driver's SSH sessions, which ends
+      // their remote commands, and ends this activity: the workflow waits for that before it moves on.
+      const sessions = new Set<{ close(): Promise<void> }>();
       try {
         if (runner.kind === 'script') {
           // Only a workflow recorded before scripts moved to the scripts worker asks this; its retry takes the new path.
@@ -100,10 +103,12 @@ export function hookActivities(deps: ActivityDeps) {
               policy: cfg.sshHostKeySource, vnfcId: vnfc.id, serverId: vnfc.serverId, nova: () => novaForVim(db, box, inst.vimId!),
               deadlineMs: cfg.sshConnectDeadlineMs, warn: (m) => log.warn({ opOccId, hook }, m),
             });
-            return connectSsh(
+            const session = await connectSsh(
               { host, port: cfg.mgmtSshPort, ...creds, hostKeyId: vnfc.id },
               { hostKeys, expectedHostKeys: expected, deadlineMs: cfg.sshConnectDeadlineMs, secrets: [...secrets, ...extra], log: (m) => log.info({ opOccId, hook }, m) },
             );
+            sessions.add(session);
+            return session;
           },
           packageFile: (p) => {
             const f = readFile(p);
@@ -111,7 +116,7 @@ export function hookActivities(deps: ActivityDeps) {
             return f;
           },
         };
-        await driverHook(ctx);
+        await Promise.race([driverHook(ctx), Context.current().cancelled]);
       } catch (e) {
         if (e instanceof ApplicationFailure) throw e;
         // Driver steps and SSH failures need the operator (or a retry after a fix): no automatic repeat.
@@ -119,6 +124,7 @@ export function hookActivities(deps: ActivityDeps) {
         throw e;
       } finally {
         clearInterval(beat);
+        await Promise.all([...sessions].map((x) => x.close().catch(() => undefined)));
       }
     },
   };

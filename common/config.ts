@@ -83,6 +83,8 @@ export interface Config {
   scriptsOutputBytes: number;
   /** Worker's sticky workflow cache size (undefined = the SDK's default, from the heap size). */
   maxCachedWorkflows?: number;
+  /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
+  workflowBundlePath?: string;
   /** Where uploaded package zips live (one file per package); API and workers must see the same directory. */
   packageStoreDir: string;
   /** Request and package limits (README, "Limits"). */
@@ -190,6 +192,7 @@ export function loadConfig(): Config {
     scriptsMemoryBytes: intFromEnv('SCRIPTS_MEMORY_MB', 2048) * 1024 * 1024,
     scriptsOutputBytes: intFromEnv('SCRIPTS_OUTPUT_KB', 64) * 1024,
     maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
+    workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     packageStoreDir: path.resolve(process.env.PACKAGE_STORE_DIR || path.join(dataDir, 'packages')),
     limits: loadLimits(apiHost, apiBaseUrl),
   };

@@ -6,7 +6,7 @@
  */
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { SA_LCM_OPERATION_STATE } from '../common/search-attributes';
-import { db } from '../workflows/activities';
+import { bookkeeping } from '../workflows/activities';
 import type { LcmOpInput, OpState } from './contracts';
 import { FINAL_PHASES, runSaga, type Phase, type Plan, type SagaStatus, type StatePolicy } from './saga';
 
@@ -22,17 +22,17 @@ export function etsiOpOccPolicy(opOccId: string): StatePolicy {
     async enter(s: SagaStatus) {
       const final = FINAL_PHASES.includes(s.phase);
       upsertSearchAttributes([{ key: SA_LCM_OPERATION_STATE, value: STATE[s.phase] }]);
-      await db.recordOpState({
+      await bookkeeping().recordOpState({
         // currentStep keeps the last progress shown (FAILED_TEMP tells where it stopped); final states clear it
         opOccId, state: STATE[s.phase], error: s.phase === 'parked' ? s.error : undefined, currentStep: final ? null : undefined,
         isCancelPending: s.cancel !== undefined && s.phase !== 'parked' && !final, cancelMode: s.cancel ?? null,
       });
     },
     async stepStarted(s: SagaStatus) {
-      await db.recordOpState({ opOccId, state: STATE[s.phase], currentStep: s.step, isCancelPending: false, cancelMode: null });
+      await bookkeeping().recordOpState({ opOccId, state: STATE[s.phase], currentStep: s.step, isCancelPending: false, cancelMode: null });
     },
     async cancelRequested(s: SagaStatus) {
-      await db.recordOpState({ opOccId, state: STATE[s.phase], currentStep: s.step ?? null, isCancelPending: true, cancelMode: s.cancel ?? null });
+      await bookkeeping().recordOpState({ opOccId, state: STATE[s.phase], currentStep: s.step ?? null, isCancelPending: true, cancelMode: s.cancel ?? null });
     },
   };
 }

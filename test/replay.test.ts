@@ -13,10 +13,11 @@ import { LCM_OPERATIONS } from '../engine/contracts';
 import { VNF_LCM_OPERATIONS } from '../ops/registry';
 
 const DIR = path.join(__dirname, 'replay', 'histories');
-const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+/** One folder per build the histories were recorded under (its commit), so every build's histories stay. */
+const files = fs.readdirSync(DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).sort();
 
 test('the committed histories cover every kind of operation and both parked states', () => {
-  const names = files.map((f) => f.replace(/\.json$/, ''));
+  const names = files.map((f) => path.basename(f, '.json'));
   for (const op of LCM_OPERATIONS) {
     const type = VNF_LCM_OPERATIONS[op].workflowType;
     expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);

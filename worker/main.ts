@@ -29,8 +29,12 @@ async function main() {
     connection,
     namespace: cfg.temporalNamespace,
     taskQueue: cfg.taskQueue,
-    workflowsPath: require.resolve('../workflows'),
+    // A bundle built ahead starts the worker at once and is exactly the code that was tested; else bundle now.
+    ...(cfg.workflowBundlePath ? { workflowBundle: { codePath: cfg.workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),
     activities: createActivities({ db, box, cfg, log }),
+    // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
+    // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
+    maxHeartbeatThrottleInterval: '5s',
     // Many ops parked on long waits each keep workflows cached; a cap trades memory for replays on wake-up.
     ...(cfg.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: cfg.maxCachedWorkflows } : {}),
   });

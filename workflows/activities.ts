@@ -4,7 +4,7 @@
  * FAILED_TEMP for the operator. Errors that a retry cannot fix are
  * non-retryable ApplicationFailures raised by the activities themselves.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { LcmActivities } from '../activities';
 
 export const acts = proxyActivities<LcmActivities>({
@@ -22,3 +22,19 @@ export const db = proxyActivities<LcmActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', maximumInterval: '10s' },
 });
+
+const localDb = proxyLocalActivities<LcmActivities>({
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '1s', maximumInterval: '10s' },
+});
+/** Operations started before bookkeeping became local keep their recorded activity tasks (docs/versioning.md). */
+const BOOKKEEPING_LOCAL = 'bookkeeping-as-local-activities';
+
+/**
+ * Writes of an op's own progress (state, current step, rolling counters): local activities, run by the
+ * worker that runs the workflow, with no round trip through the task queue. Safe because each write is
+ * idempotent (a worker crash re-runs it) and short.
+ */
+export function bookkeeping(): typeof db {
+  return patched(BOOKKEEPING_LOCAL) ? localDb : db;
+}

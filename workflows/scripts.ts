@@ -4,16 +4,22 @@
  * and seals it, the scripts worker runs it. Workflows recorded before this
  * (no SCRIPTS_PATCH marker) keep calling the old single activities.
  */
-import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { ScriptActivities } from '../activities/scripts';
 import type { ScriptOutcome } from '../mgmt/script-channel';
 import { scriptsTaskQueue } from './scripts-queue';
 
 export const SCRIPTS_PATCH = 'scripts-on-own-worker';
+/** From this patch on, a cancelled hook or script has stopped (its activity confirmed) before the workflow moves on. */
+export const WAIT_FOR_CANCELLED = 'wait-for-cancelled-hooks-and-scripts';
 
-/** The scripts worker's activities. It heartbeats every 5 s: a dead scripts worker is noticed within 20 s. */
+/**
+ * The scripts worker's activities. It heartbeats every 5 s: a dead scripts worker is noticed within 20 s,
+ * and a cancelled script is killed (its process group) before the workflow moves on.
+ */
 export function scriptsWorker(o: Pick<ActivityOptions, 'startToCloseTimeout' | 'retry'>) {
-  return proxyActivities<ScriptActivities>({ ...o, taskQueue: scriptsTaskQueue(workflowInfo().taskQueue), heartbeatTimeout: '20s' });
+  const waiting = patched(WAIT_FOR_CANCELLED) ? { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED } : {};
+  return proxyActivities<ScriptActivities>({ ...o, ...waiting, taskQueue: scriptsTaskQueue(workflowInfo().taskQueue), heartbeatTimeout: '20s' });
 }
 
 /** "exited 3: <last of stderr, else stdout>" (already masked by the scripts worker). */

@@ -9,10 +9,11 @@ export function killWorker(which: 'worker' | 'scripts-worker' = 'worker'): void 
   process.kill(s.pids[which], 'SIGKILL');
 }
 
-export function restartWorker(which: 'worker' | 'scripts-worker' = 'worker'): void {
+/** Starts the worker again; `extraEnv` (e.g. WORKFLOW_BUNDLE of another build) applies to this start only. */
+export function restartWorker(which: 'worker' | 'scripts-worker' = 'worker', extraEnv: Record<string, string> = {}): void {
   const s = readState();
   const log = fs.openSync(path.join(s.logDir, `${which}.log`), 'a');
-  const env = which === 'scripts-worker' ? scriptsWorkerEnv(s.env, s.dataDir) : s.env as NodeJS.ProcessEnv;
+  const env = { ...(which === 'scripts-worker' ? scriptsWorkerEnv(s.env, s.dataDir) : s.env as NodeJS.ProcessEnv), ...extraEnv };
   const c = startComponent(which, env, log);
   c.proc.unref();
   s.pids[which] = c.proc.pid!;

@@ -9,7 +9,7 @@
 import { ApplicationFailure, CancellationScope, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { LcmActivities } from '../../../activities';
 import type { CoordMode, RollingTarget } from './activities';
-import { acts, db } from '../../../workflows/activities';
+import { acts, bookkeeping } from '../../../workflows/activities';
 import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflows/scripts';
 import { waitForStack } from '../../../workflows/stack';
 
@@ -36,14 +36,14 @@ export interface RollVnfcInput {
 export async function rollVnfc(i: RollVnfcInput): Promise<void> {
   const { opOccId, vnfInstanceId, target, label, index } = i;
   // The counters let the op workflow know exactly how far it got, even when this child failed or was cancelled.
-  await db.recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}`, rolling: i.isRollback ? undefined : { moved: index + 1 } });
+  await bookkeeping().recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}`, rolling: i.isRollback ? undefined : { moved: index + 1 } });
   await acts.applyPackageMix({
     opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo, rebuilt: target.vnfcId,
   });
   await waitForStack(vnfInstanceId, 'UPDATE', i.heatPollMs);
-  await db.recordStep({ opOccId, step: `coordinate ${label}${i.isRollback ? ' (rollback)' : ''}` });
+  await bookkeeping().recordStep({ opOccId, step: `coordinate ${label}${i.isRollback ? ' (rollback)' : ''}` });
   await coordinateVnfc(opOccId, target, i.isRollback, i.coordination, i.isRollback ? i.oldPackageId : i.newPackageId);
-  await db.recordStep({ opOccId, step: `${i.isRollback ? 'rolled back' : 'done'}: ${label}`, rolling: i.isRollback ? { rolledBack: index + 1 } : { coordinated: index + 1 } });
+  await bookkeeping().recordStep({ opOccId, step: `${i.isRollback ? 'rolled back' : 'done'}: ${label}`, rolling: i.isRollback ? { rolledBack: index + 1 } : { coordinated: index + 1 } });
 }
 
 /**
