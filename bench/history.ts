@@ -7,7 +7,10 @@ import type { Client } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 
 export interface HistoryStats {
+  /** Activity tasks (through the task queue). */
   activities: number;
+  /** Local activities (run by the workflow's own worker; a marker each in the history). */
+  localActivities: number;
   activityTypes: Record<string, number>;
   timers: number;
   workflowTasks: number;
@@ -20,7 +23,7 @@ export interface HistoryStats {
 export async function historyStats(client: Client, workflowId: string): Promise<HistoryStats> {
   const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   const at = new Map(events.map((e) => [Number(e.eventId), tsToMs(e.eventTime)]));
-  const s: HistoryStats = { activities: 0, activityTypes: {}, timers: 0, workflowTasks: 0, totalMs: 0, activityMs: 0, timerMs: 0 };
+  const s: HistoryStats = { activities: 0, localActivities: 0, activityTypes: {}, timers: 0, workflowTasks: 0, totalMs: 0, activityMs: 0, timerMs: 0 };
   for (const e of events) {
     const t = tsToMs(e.eventTime);
     if (e.activityTaskScheduledEventAttributes) {
@@ -29,6 +32,7 @@ export async function historyStats(client: Client, workflowId: string): Promise<
       s.activityTypes[type] = (s.activityTypes[type] ?? 0) + 1;
     }
     if (e.activityTaskCompletedEventAttributes) s.activityMs += t - at.get(Number(e.activityTaskCompletedEventAttributes.scheduledEventId))!;
+    if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') s.localActivities++;
     if (e.timerStartedEventAttributes) s.timers++;
     if (e.timerFiredEventAttributes) s.timerMs += t - at.get(Number(e.timerFiredEventAttributes.startedEventId))!;
     if (e.workflowTaskScheduledEventAttributes) s.workflowTasks++;
@@ -41,6 +45,7 @@ export interface HistorySummary {
   histories: number;
   /** A count, or "min..max" when the histories differ. */
   activities: number | string;
+  localActivities: number | string;
   timers: number | string;
   workflowTasks: number | string;
   activityTypes: Record<string, number>;
@@ -60,6 +65,7 @@ export function summarize(all: HistoryStats[]): HistorySummary {
   return {
     histories: all.length,
     activities: range((s) => s.activities),
+    localActivities: range((s) => s.localActivities),
     timers: range((s) => s.timers),
     workflowTasks: range((s) => s.workflowTasks),
     activityTypes: all[0]?.activityTypes ?? {},

@@ -38,8 +38,11 @@ test('FORCEFUL cancel of a hook hung in an SSH command: the hook is cancelled be
   const hookScheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runLcmHook');
   expect(hookScheduled).toBeDefined();
   const cancelled = events.findIndex((e) => String(e.activityTaskCanceledEventAttributes?.scheduledEventId) === String(hookScheduled!.eventId));
-  const failedTempWrite = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'recordOpState'
-    && Buffer.from(e.activityTaskScheduledEventAttributes.input!.payloads![0].data!).toString().includes('"FAILED_TEMP"'));
+  // entering FAILED_TEMP sets the LcmOperationState search attribute, then records the state
+  const failedTempWrite = events.findIndex((e) => {
+    const v = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.LcmOperationState?.data;
+    return !!v && Buffer.from(v).toString().includes('FAILED_TEMP');
+  });
   expect(cancelled).toBeGreaterThan(0);
   expect(failedTempWrite).toBeGreaterThan(cancelled);
 

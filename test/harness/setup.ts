@@ -52,7 +52,7 @@ export default async function setup(): Promise<void> {
   const state: ProductState = {
     dataDir, logDir, apiUrl, vimsimUrl: `http://127.0.0.1:${vimsimPort}`,
     keystoneUrl: `http://127.0.0.1:${keystonePort}/v3`, heatUrl: `http://127.0.0.1:${heatPort}`,
-    temporalAddress: temporal.address, env, pids: {},
+    temporalAddress: temporal.address, env, apiEnv: {}, pids: {},
   };
   let cloud: RunningCloud | undefined;
   try {
@@ -61,6 +61,7 @@ export default async function setup(): Promise<void> {
       stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },
     });
     (globalThis as Record<string, unknown>).__cloud = cloud;
+    state.apiEnv = cloud.apiEnv;
     state.pids.vimsim = cloud.simulator.proc.pid!;
     cloud.simulator.proc.unref();
     // The scripts worker gets its own narrow environment (no DATA_DIR, no secrets; the channel key, derived before the worker runs).

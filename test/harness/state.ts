@@ -16,6 +16,8 @@ export interface ProductState {
   temporalAddress: string;
   /** Environment each component was started with. */
   env: Record<string, string>;
+  /** What the API adds to it: the service user it checks callers' tokens as (runtime/cloud.ts). */
+  apiEnv: Record<string, string>;
   pids: Record<string, number>;
 }
 

@@ -89,8 +89,8 @@ function isClosed(e: Event | undefined): boolean {
 }
 
 /**
- * End of the history as it stood while the op sat in FAILED_TEMP: just after the workflow task that
- * follows the FAILED_TEMP write, before the task that took the operator's decision. -1 if none.
+ * End of the history as it stood while the op sat in FAILED_TEMP: everything before the workflow task
+ * that took the operator's decision. -1 if none.
  */
 function parkedInFailedTemp(events: Event[]): number {
   const failedTemp = events.findIndex((e) => opStateOf(e) === 'FAILED_TEMP');
@@ -98,10 +98,8 @@ function parkedInFailedTemp(events: Event[]): number {
   const until = events.findIndex((e, i) => i > failedTemp
     && !!(e.workflowExecutionUpdateAdmittedEventAttributes || e.workflowExecutionUpdateAcceptedEventAttributes));
   if (until < 0) return -1;
-  // the workflow task that took the decision, and the last completed one before it
-  let scheduled = -1;
-  for (let i = until; i > failedTemp; i--) if (events[i].workflowTaskScheduledEventAttributes) { scheduled = i; break; }
-  for (let i = scheduled - 1; i > failedTemp; i--) if (events[i].workflowTaskCompletedEventAttributes) return i + 1;
+  // the workflow task that took the decision starts here
+  for (let i = until; i > failedTemp; i--) if (events[i].workflowTaskScheduledEventAttributes) return i;
   return -1;
 }
 

@@ -22,14 +22,14 @@ export async function adminToken(): Promise<string> {
  * Calls the API as the admin, unless `headers` carries its own X-Auth-Token
  * (another caller) or `'x-auth-token': ''` (no token at all).
  */
-export async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res<T>> {
+export async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, base = apiUrl()): Promise<Res<T>> {
   const isBuf = Buffer.isBuffer(body);
   const raw = typeof body === 'string';
   const given = Object.keys(headers).find((k) => k.toLowerCase() === 'x-auth-token');
   const auth: Record<string, string> = given === undefined ? { 'x-auth-token': await adminToken() } : {};
   const sent = { ...headers };
   if (given !== undefined && !headers[given]) delete sent[given];
-  const r = await fetch(`${apiUrl()}${path}`, {
+  const r = await fetch(`${base}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': isBuf ? 'application/zip' : 'application/json' }), ...auth, ...sent },
     body: body === undefined ? undefined : isBuf ? new Uint8Array(body as Buffer) : raw ? (body as string) : JSON.stringify(body),
@@ -56,10 +56,10 @@ export async function eventually<T>(what: string, fn: () => Promise<T | undefine
 }
 
 /** Polls an op occ until it is in one of the states; returns it. */
-export async function waitOpState(opOccId: string, states: string[], timeoutMs = 60_000, v = 'v1'): Promise<any> {
+export async function waitOpState(opOccId: string, states: string[], timeoutMs = 60_000, v = 'v1', base = apiUrl()): Promise<any> {
   let seen = '';
   return eventually(`op occ ${opOccId} in ${states.join('|')} (last ${seen})`, async () => {
-    const r = await call('GET', `/vnflcm/${v}/vnf_lcm_op_occs/${opOccId}`);
+    const r = await call('GET', `/vnflcm/${v}/vnf_lcm_op_occs/${opOccId}`, undefined, {}, base);
     seen = r.body?.operationState;
     return states.includes(seen) ? r.body : undefined;
   }, timeoutMs);
@@ -68,14 +68,14 @@ export async function waitOpState(opOccId: string, states: string[], timeoutMs =
 export const opIdFrom = (r: Res) => String(r.headers.get('location')).split('/').pop()!;
 
 /** Uploads a zip into a new package and waits for onboarding to finish (ONBOARDED or back to CREATED). */
-export async function onboard(zip: Buffer, headers: Record<string, string> = {}): Promise<any> {
-  const created = await call('POST', '/vnfpkgm/v1/vnf_packages', { userDefinedData: { test: 'yes' } }, headers);
+export async function onboard(zip: Buffer, headers: Record<string, string> = {}, base = apiUrl()): Promise<any> {
+  const created = await call('POST', '/vnfpkgm/v1/vnf_packages', { userDefinedData: { test: 'yes' } }, headers, base);
   if (created.status !== 201) throw new Error(`create package: ${created.status} ${created.text}`);
   const id = created.body.id;
-  const up = await call('PUT', `/vnfpkgm/v1/vnf_packages/${id}/package_content`, zip, headers);
+  const up = await call('PUT', `/vnfpkgm/v1/vnf_packages/${id}/package_content`, zip, headers, base);
   if (up.status !== 202) throw new Error(`upload: ${up.status} ${up.text}`);
   return eventually(`package ${id} onboarding`, async () => {
-    const p = (await call('GET', `/vnfpkgm/v1/vnf_packages/${id}`, undefined, headers)).body;
+    const p = (await call('GET', `/vnfpkgm/v1/vnf_packages/${id}`, undefined, headers, base)).body;
     return p.onboardingState === 'ONBOARDED' || (p.onboardingState === 'CREATED' && p.onboardingFailureDetails) ? p : undefined;
   });
 }
