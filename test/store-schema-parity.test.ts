@@ -17,9 +17,11 @@ import { startPostgres, type TestPostgres } from './support/postgres';
 
 type Shape = Record<string, { columns: Record<string, { notNull: boolean }>; primaryKey: string[]; indexes: string[] }>;
 
+const tablesOf = (module: object): unknown[] => Object.values(module);
+
 function sqliteShape(): Shape {
   const out: Shape = {};
-  for (const t of Object.values(sqliteSchema).filter((v): v is SQLiteTable => v instanceof SQLiteTable)) {
+  for (const t of tablesOf(sqliteSchema).filter((v): v is SQLiteTable => v instanceof SQLiteTable)) {
     const c = sqliteTableConfig(t);
     out[c.name] = {
       columns: Object.fromEntries(c.columns.map((col) => [col.name, { notNull: col.notNull }])),
@@ -32,7 +34,7 @@ function sqliteShape(): Shape {
 
 function pgShape(): Shape {
   const out: Shape = {};
-  for (const t of Object.values(pgSchema).filter((v): v is PgTable => v instanceof PgTable)) {
+  for (const t of tablesOf(pgSchema).filter((v): v is PgTable => v instanceof PgTable)) {
     const c = pgTableConfig(t);
     out[c.name] = {
       columns: Object.fromEntries(c.columns.map((col) => [col.name, { notNull: col.notNull }])),

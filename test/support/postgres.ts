@@ -15,7 +15,14 @@ import { freePort } from '../harness/ports';
 const INSTALL_SCRIPT = path.resolve(__dirname, '../../scripts/install-test-deps.sh');
 const DEBIAN_PG = '/usr/lib/postgresql';
 
-export interface TestPostgres { url: string; dir: string; stop(): void }
+export interface TestPostgres {
+  /** URL of the database made at start. */
+  url: string;
+  dir: string;
+  /** A new empty database on the same server; its URL. */
+  newDatabase(): string;
+  stop(): void;
+}
 
 /** The newest installed server's bin directory, or undefined. */
 function findBinDir(): string | undefined {
@@ -66,5 +73,12 @@ export async function startPostgres(database = 'nfv'): Promise<TestPostgres> {
     const err = e as Error & { stderr?: Buffer };
     throw new Error(`could not start PostgreSQL: ${err.stderr?.toString().slice(-2000) || err.message}\n${log}`);
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/${database}`, dir, stop };
+  const urlOf = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
+  let made = 0;
+  const newDatabase = () => {
+    const name = `${database}_${++made}`;
+    run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name]);
+    return urlOf(name);
+  };
+  return { url: urlOf(database), dir, newDatabase, stop };
 }
