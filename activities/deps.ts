@@ -1,7 +1,7 @@
 /** What every activity module is built from (one set per worker process). */
 import type { Config } from '../common/config';
-import type { Db } from '../common/db';
+import type { Store } from '../common/db';
 import type { Logger } from '../common/log';
 import type { SecretBox } from '../common/secrets';
 
-export interface ActivityDeps { db: Db; box: SecretBox; cfg: Config; log: Logger }
+export interface ActivityDeps { db: Store; box: SecretBox; cfg: Config; log: Logger }

@@ -7,8 +7,8 @@
  * safe), a script is sealed for the scripts worker and never runs here.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { and, eq } from 'drizzle-orm';
-import { vnfLcmOpOccs, vnfPackageFiles } from '../common/db/schema';
+import { packageFile } from '../common/db/repos/package-files';
+import { updateOpOcc } from '../common/db/repos/op-occs';
 import { redact } from '../common/secrets';
 import { heatForVim, novaForVim } from '../infra/vim';
 import type { InstantiatedVnfInfo } from '../infra/vnf-info';
@@ -33,13 +33,13 @@ export function hookActivities(deps: ActivityDeps) {
   let channelKey: Buffer | undefined;
 
   /** The hook's binding, how it resolves, and what a runner is told. */
-  const hookContext = ({ opOccId, hook, vnfcIds }: HookArgs) => {
-    const op = loadOpOcc(db, opOccId);
-    const { inst, flavour } = flavourOf(db, box, op);
+  const hookContext = async ({ opOccId, hook, vnfcIds }: HookArgs) => {
+    const op = await loadOpOcc(db, opOccId);
+    const { inst, flavour } = await flavourOf(db, box, op);
     const binding = flavour?.hooks[hook];
     if (!binding) return undefined;
-    const readFile = (p: string) => db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, inst.vnfPkgId), eq(vnfPackageFiles.path, p))).get()?.content;
-    const runner = resolveHook(binding, readFile);
+    const readFile = (p: string) => packageFile(db, inst.vnfPkgId, p);
+    const runner = await resolveHook(binding, readFile);
     if (runner.kind === 'none') throw ApplicationFailure.nonRetryable(`no runner for hook ${hook}: ${runner.reason}`, 'NoHookRunner');
     const additionalParams = instantiateInputOf(box, op, inst).additionalParams ?? {};
     const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo | null;
@@ -52,7 +52,7 @@ export function hookActivities(deps: ActivityDeps) {
   return {
     /** Which runner a hook has; for a script, the job sealed for the scripts worker (secrets inside, ciphertext only in history). */
     async prepareLcmHook(args: HookArgs): Promise<PreparedHook> {
-      const c = hookContext(args);
+      const c = await hookContext(args);
       if (!c) return { kind: 'none' };
       if (c.runner.kind !== 'script') return { kind: 'builtin' };
       const { hook, opOccId } = args;
@@ -62,20 +62,21 @@ export function hookActivities(deps: ActivityDeps) {
       };
       channelKey ??= scriptChannelKeyFor(cfg.dataDir);
       const sealed = sealScriptJob(channelKey, {
-        name: c.runner.file, script: c.readFile(c.runner.file)!, stdin: JSON.stringify(input), secrets: scriptSecrets(input),
+        name: c.runner.file, script: (await c.readFile(c.runner.file))!, stdin: JSON.stringify(input), secrets: scriptSecrets(input),
         limits: { timeoutMs: cfg.mgmtScriptTimeoutMs, memoryBytes: cfg.scriptsMemoryBytes, outputBytes: cfg.scriptsOutputBytes },
       }, `hook ${hook}:`);
       return { kind: 'script', name: c.runner.file, sealed };
     },
 
     async runLcmHook({ opOccId, hook, vnfcIds }: HookArgs): Promise<void> {
-      const c = hookContext({ opOccId, hook, vnfcIds });
+      const c = await hookContext({ opOccId, hook, vnfcIds });
       if (!c) return;
       const { inst, flavour, runner, readFile, additionalParams, all, vnfcs } = c;
       const secrets = scriptSecrets(additionalParams);
       const progress = (step: string) => {
         Context.current().heartbeat({ step });
-        db.update(vnfLcmOpOccs).set({ currentStep: redact(`${hook} hook: ${step}`) }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
+        // shown only; the heartbeat above is what keeps the activity alive
+        updateOpOcc(db, opOccId, { currentStep: redact(`${hook} hook: ${step}`) }).catch((e: Error) => log.warn({ opOccId, hook, err: e.message }, 'could not record the hook step'));
       };
       const beat = setInterval(() => Context.current().heartbeat(), 10_000);
       // A cancel (FORCEFUL, reaching us with a heartbeat's answer) closes the driver's SSH sessions, which ends
@@ -88,7 +89,8 @@ export function hookActivities(deps: ActivityDeps) {
         }
         const driverHook = runner.driver.hooks[hook];
         if (!driverHook) return; // the built-in driver has nothing to do at this hook
-        const heat = heatForVim(db, box, inst.vimId!);
+        const heat = await heatForVim(db, box, inst.vimId!);
+        const nova = await novaForVim(db, box, inst.vimId!);
         const ctx: DriverContext = {
           hook, opOccId, vnfInstanceId: inst.id, vnfcs, additionalParams, progress,
           addressOf: (vnfc, cpName) => {
@@ -97,10 +99,10 @@ export function hookActivities(deps: ActivityDeps) {
             return vnfcAddress(heat, v, cpName);
           },
           ssh: async (vnfc, host, creds, extra = []) => {
-            const hostKeys = dbHostKeyStore(db);
+            const hostKeys = await dbHostKeyStore(db, vnfc.id, (m) => log.warn({ opOccId, hook }, m));
             // No pin yet (first connection, or the server was replaced): check the first key against the console's.
             const expected = hostKeys.get(vnfc.id) !== undefined ? undefined : await expectedHostKeys({
-              policy: cfg.sshHostKeySource, vnfcId: vnfc.id, serverId: vnfc.serverId, nova: () => novaForVim(db, box, inst.vimId!),
+              policy: cfg.sshHostKeySource, vnfcId: vnfc.id, serverId: vnfc.serverId, nova: () => nova,
               deadlineMs: cfg.sshConnectDeadlineMs, warn: (m) => log.warn({ opOccId, hook }, m),
             });
             const session = await connectSsh(
@@ -110,8 +112,8 @@ export function hookActivities(deps: ActivityDeps) {
             sessions.add(session);
             return session;
           },
-          packageFile: (p) => {
-            const f = readFile(p);
+          packageFile: async (p) => {
+            const f = await readFile(p);
             if (!f) throw ApplicationFailure.nonRetryable(`file ${p} is not in the VNF package`, 'HookFailed');
             return f;
           },

@@ -1,21 +1,22 @@
-/** SSH host keys pinned per VNFC, kept in the database so every worker agrees. */
-import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../common/db';
-import { sshHostKeys } from '../common/db/schema';
+/**
+ * The SSH layer's HostKeyStore over the database's pins (common/db/repos/host-keys.ts).
+ * The SSH layer asks synchronously, in the middle of a key exchange: the pin
+ * of the VNFC is read before connecting, and a new pin is written in the
+ * background (a lost write only means the next connection checks the key
+ * against the console again).
+ */
+import type { Store } from '../common/db';
+import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../common/db/repos/host-keys';
 import type { HostKeyStore } from '../ssh';
 
-export function dbHostKeyStore(db: Db): HostKeyStore {
+export async function dbHostKeyStore(db: Store, vnfcId: string, warn: (m: string) => void): Promise<HostKeyStore> {
+  const pins = new Map<string, string>();
+  const pinned = await pinnedHostKey(db, vnfcId);
+  if (pinned !== undefined) pins.set(vnfcId, pinned);
+  const persist = (what: string, write: Promise<void>) => { write.catch((e: Error) => warn(`could not ${what} the SSH host key pin of ${vnfcId}: ${e.message}`)); };
   return {
-    get: (id) => db.select().from(sshHostKeys).where(eq(sshHostKeys.vnfcId, id)).get()?.fingerprint,
-    set: (id, fingerprint) => {
-      db.insert(sshHostKeys).values({ vnfcId: id, fingerprint, learnedAt: new Date().toISOString() })
-        .onConflictDoUpdate({ target: sshHostKeys.vnfcId, set: { fingerprint } }).run();
-    },
-    forget: (id) => { db.delete(sshHostKeys).where(eq(sshHostKeys.vnfcId, id)).run(); },
+    get: (id) => pins.get(id),
+    set: (id, fingerprint) => { pins.set(id, fingerprint); persist('write', pinHostKey(db, id, fingerprint)); },
+    forget: (id) => { pins.delete(id); persist('remove', forgetHostKeys(db, [id])); },
   };
-}
-
-/** A heal replaced these VNFCs' servers: their next SSH connection learns the new keys. */
-export function forgetHostKeys(db: Db, vnfcIds: string[]): void {
-  if (vnfcIds.length) db.delete(sshHostKeys).where(inArray(sshHostKeys.vnfcId, vnfcIds)).run();
 }

@@ -5,8 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import { eq } from 'drizzle-orm';
-import { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
+import { updateInstanceAndOpOcc } from '../common/db/repos/op-occs';
+import { forgetHostKeys } from '../common/db/repos/host-keys';
 import { redact } from '../common/secrets';
 import { maskBySchema } from '../common/secret-schema';
 import { InstantiateAdditionalParams } from '../api/schemas/additional-params';
@@ -15,7 +15,6 @@ import type { InstantiateInput } from '../infra/hot';
 import { buildInstantiatedVnfInfo, InstantiatedVnfInfo, VnfcResourceInfo } from '../infra/vnf-info';
 import { heatForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { forgetHostKeys } from './host-keys';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
 
 type ScaleStatus = { aspectId: string; scaleLevel: number }[];
@@ -27,45 +26,44 @@ export function instanceActivities({ db, box }: ActivityDeps) {
   return {
     /** Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's resourceChanges. */
     async recordVnfInfo({ opOccId, scaleStatus }: { opOccId: string; scaleStatus?: ScaleStatus }): Promise<VnfcChanges> {
-      const op = loadOpOcc(db, opOccId);
-      const { inst, flavour } = flavourOf(db, box, op);
+      const op = await loadOpOcc(db, opOccId);
+      const { inst, flavour } = await flavourOf(db, box, op);
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
       const input = instantiateInputOf(box, op, inst);
       const previous = (inst.instantiatedVnfInfo ?? undefined) as InstantiatedVnfInfo | undefined;
-      const resources = await heatForVim(db, box, inst.vimId).listResources(stackNameFor(inst.id), inst.stackId, 3);
+      const resources = await (await heatForVim(db, box, inst.vimId)).listResources(stackNameFor(inst.id), inst.stackId, 3);
       const info = buildInstantiatedVnfInfo({
         flavour, input, vimConnectionId: inst.vimId, resources, newId: () => crypto.randomUUID(), previous,
         scaleStatus: scaleStatus ?? previous?.scaleStatus ?? scaleStatusForLevel(flavour, input.instantiationLevelId),
       });
       const changes = diffVnfcs(previous?.vnfcResourceInfo ?? [], info.vnfcResourceInfo);
-      forgetHostKeys(db, [...changes.modified, ...changes.removed]); // replaced servers have new SSH host keys
+      await forgetHostKeys(db, [...changes.modified, ...changes.removed]); // replaced servers have new SSH host keys
       const byId = new Map([...(previous?.vnfcResourceInfo ?? []), ...info.vnfcResourceInfo].map((v) => [v.id, v]));
       const affected = (ids: string[], changeType: string) => ids.map((id) => ({ id, vduId: byId.get(id)!.vduId, changeType, computeResource: byId.get(id)!.computeResource }));
       const shown = { ...redact(info), additionalParams: maskBySchema(InstantiateAdditionalParams, input.additionalParams ?? {}) };
-      db.transaction((tx) => {
-        tx.update(vnfInstances).set({
+      await updateInstanceAndOpOcc(db, {
+        instanceId: inst.id,
+        instance: {
           instantiationState: 'INSTANTIATED', instantiatedVnfInfo: shown as unknown as Record<string, unknown>,
           instantiateParamsSealed: inst.instantiateParamsSealed ?? op.operationParamsSealed,
-        }).where(eq(vnfInstances.id, inst.id)).run();
-        tx.update(vnfLcmOpOccs).set({
-          resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] },
-        }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
+        },
+        opOccId,
+        opOcc: { resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] } },
       });
       return changes;
     },
 
     /** Instance back to NOT_INSTANTIATED with no stack (terminate, instantiate rollback). */
     async recordNotInstantiated({ opOccId }: { opOccId: string }): Promise<void> {
-      const op = loadOpOcc(db, opOccId);
-      const { inst } = flavourOf(db, box, op);
+      const op = await loadOpOcc(db, opOccId);
+      const { inst } = await flavourOf(db, box, op);
       const removed = ((inst.instantiatedVnfInfo as { vnfcResourceInfo?: VnfcResourceInfo[] } | null)?.vnfcResourceInfo ?? [])
         .map((v) => ({ id: v.id, vduId: v.vduId, changeType: 'REMOVED', computeResource: v.computeResource }));
-      db.transaction((tx) => {
-        tx.update(vnfInstances).set({ instantiationState: 'NOT_INSTANTIATED', instantiatedVnfInfo: null, stackId: null, instantiateParamsSealed: null })
-          .where(eq(vnfInstances.id, inst.id)).run();
-        if (op.operation === 'TERMINATE') {
-          tx.update(vnfLcmOpOccs).set({ resourceChanges: { affectedVnfcs: removed } }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
-        }
+      await updateInstanceAndOpOcc(db, {
+        instanceId: inst.id,
+        instance: { instantiationState: 'NOT_INSTANTIATED', instantiatedVnfInfo: null, stackId: null, instantiateParamsSealed: null },
+        opOccId,
+        opOcc: op.operation === 'TERMINATE' ? { resourceChanges: { affectedVnfcs: removed } } : undefined,
       });
     },
   };

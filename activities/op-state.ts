@@ -1,6 +1,5 @@
 /** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
-import { eq } from 'drizzle-orm';
-import { vnfLcmOpOccs } from '../common/db/schema';
+import { recordStep, updateOpOcc } from '../common/db/repos/op-occs';
 import type { ProblemDetails } from '../common/problem';
 import { FINAL_STATES, type OpState } from '../engine/contracts';
 import { releaseChangeTarget } from '../common/db/package-usage';
@@ -25,9 +24,9 @@ export interface RecordOpStateArgs {
 export function opStateActivities({ db, box }: ActivityDeps) {
   return {
     async recordOpState(a: RecordOpStateArgs): Promise<void> {
-      const op = loadOpOcc(db, a.opOccId);
+      const op = await loadOpOcc(db, a.opOccId);
       const changed = op.operationState !== a.state;
-      db.update(vnfLcmOpOccs).set({
+      await updateOpOcc(db, a.opOccId, {
         operationState: a.state,
         ...(changed ? { stateEnteredTime: new Date().toISOString() } : {}),
         // The error stays visible until the op moves on from FAILED_TEMP/FAILED.
@@ -36,30 +35,26 @@ export function opStateActivities({ db, box }: ActivityDeps) {
         isCancelPending: a.isCancelPending,
         cancelMode: a.cancelMode,
         workflowStarted: true,
-      }).where(eq(vnfLcmOpOccs.id, a.opOccId)).run();
+      });
       // A change_vnfpkg's target was held IN_USE while the op ran (re-run on a retried write: idempotent).
-      if (FINAL_STATES.includes(a.state)) releaseChangeTarget(db, a.opOccId);
+      if (FINAL_STATES.includes(a.state)) await releaseChangeTarget(db, a.opOccId);
     },
 
     /** Progress inside a step (e.g. which VNFC a rolling update is on), shown as currentStep; optionally the rolling counters. */
     async recordStep({ opOccId, step, rolling }: { opOccId: string; step: string; rolling?: RollingProgress }): Promise<void> {
-      db.transaction((tx) => {
-        const prev = tx.select({ p: vnfLcmOpOccs.rollingProgress }).from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get()?.p ?? {};
-        tx.update(vnfLcmOpOccs).set({ currentStep: step, ...(rolling ? { rollingProgress: { ...prev, ...rolling } } : {}) })
-          .where(eq(vnfLcmOpOccs.id, opOccId)).run();
-      }, { behavior: 'immediate' });
+      await recordStep(db, opOccId, step, rolling);
     },
 
     async rollingProgress({ opOccId }: { opOccId: string }): Promise<Required<RollingProgress>> {
-      const p = loadOpOcc(db, opOccId).rollingProgress ?? {};
+      const p = (await loadOpOcc(db, opOccId)).rollingProgress ?? {};
       return { moved: p.moved ?? 0, coordinated: p.coordinated ?? 0, rolledBack: p.rolledBack ?? 0 };
     },
 
     /** What the workflow needs to lay out its steps (no secrets). */
     async describeOperation({ opOccId }: { opOccId: string }): Promise<{ hooks: LcmHook[]; gracefulTerminationTimeout?: number; vnfcInstanceIds?: string[] }> {
-      const op = loadOpOcc(db, opOccId);
+      const op = await loadOpOcc(db, opOccId);
       const params = opParams<{ terminationType?: string; gracefulTerminationTimeout?: number; vnfcInstanceId?: string | string[] }>(box, op);
-      const { flavour } = flavourOf(db, box, op);
+      const { flavour } = await flavourOf(db, box, op);
       const hooks = Object.keys(flavour?.hooks ?? {}) as LcmHook[];
       const graceful = params.terminationType === 'GRACEFUL' ? params.gracefulTerminationTimeout ?? 0 : 0;
       const vnfcInstanceIds = params.vnfcInstanceId === undefined ? undefined : ([] as string[]).concat(params.vnfcInstanceId);

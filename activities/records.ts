@@ -1,26 +1,27 @@
 /** Loading the rows an LCM activity works on; a missing row is not retryable. */
 import { ApplicationFailure } from '@temporalio/activity';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../common/db';
-import { vnfInstances, vnfLcmOpOccs, vnfPackages } from '../common/db/schema';
+import type { Store } from '../common/db';
+import { opOccById } from '../common/db/repos/op-occs';
+import { instanceById } from '../common/db/repos/instances';
+import { packageById } from '../common/db/repos/packages';
 import type { SecretBox } from '../common/secrets';
 import type { InstantiateInput } from '../infra/hot';
 import type { Vnfd } from '../vnfpkg/vnfd-model';
 
-export function loadOpOcc(db: Db, opOccId: string) {
-  const op = db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get();
+export async function loadOpOcc(db: Store, opOccId: string) {
+  const op = await opOccById(db, opOccId);
   if (!op) throw ApplicationFailure.nonRetryable(`op occ ${opOccId} not found`, 'NotFound');
   return op;
 }
 
-export function loadInstance(db: Db, vnfInstanceId: string) {
-  const inst = db.select().from(vnfInstances).where(eq(vnfInstances.id, vnfInstanceId)).get();
+export async function loadInstance(db: Store, vnfInstanceId: string) {
+  const inst = await instanceById(db, vnfInstanceId);
   if (!inst) throw ApplicationFailure.nonRetryable(`VNF instance ${vnfInstanceId} not found`, 'NotFound');
   return inst;
 }
 
-export function loadVnfd(db: Db, packageId: string): Vnfd {
-  const pkg = db.select({ vnfd: vnfPackages.vnfd }).from(vnfPackages).where(eq(vnfPackages.id, packageId)).get();
+export async function loadVnfd(db: Store, packageId: string): Promise<Vnfd> {
+  const pkg = await packageById(db, packageId);
   if (!pkg?.vnfd) throw ApplicationFailure.nonRetryable(`VNF package ${packageId} has no VNFD`, 'NotFound');
   return pkg.vnfd as unknown as Vnfd;
 }
@@ -31,11 +32,11 @@ export function opParams<T = Record<string, unknown>>(box: SecretBox, op: { oper
 }
 
 /** The flavour an op works on: the request's flavourId, else the one the instance was instantiated with. */
-export function flavourOf(db: Db, box: SecretBox, op: { operation: string; operationParamsSealed: string; vnfInstanceId: string }) {
-  const inst = loadInstance(db, op.vnfInstanceId);
+export async function flavourOf(db: Store, box: SecretBox, op: { operation: string; operationParamsSealed: string; vnfInstanceId: string }) {
+  const inst = await loadInstance(db, op.vnfInstanceId);
   const params = opParams<{ flavourId?: string }>(box, op);
   const flavourId = (op.operation === 'INSTANTIATE' ? params.flavourId : undefined) ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId ?? '';
-  return { inst, flavour: loadVnfd(db, inst.vnfPkgId).flavours[flavourId] };
+  return { inst, flavour: (await loadVnfd(db, inst.vnfPkgId)).flavours[flavourId] };
 }
 
 /** What the instance was (or is being) instantiated with: heal and scale rebuild the stack from it. */

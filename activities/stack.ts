@@ -4,9 +4,8 @@
  * and the stack id is saved on the instance the moment it is known.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { and, eq, like } from 'drizzle-orm';
-import type { Db } from '../common/db';
-import { vnfInstances, vnfPackageFiles } from '../common/db/schema';
+import { setStackId } from '../common/db/repos/instances';
+import { baseHotFiles } from '../common/db/repos/package-files';
 import { buildStack, vduCountsForLevel, StackSpec } from '../infra/hot';
 import type { InstantiatedVnfInfo } from '../infra/vnf-info';
 import { OpenStackHttpError } from '../infra/openstack/http';
@@ -21,18 +20,19 @@ export interface StackStatus { id: string; name: string; status: string; reason?
  * it has now, or the level at instantiate), from its package or another one
  * (change_vnfpkg builds the target package's stack for the same instance).
  */
-export function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>, packageId?: string): StackSpec {
+export async function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>, packageId?: string): Promise<StackSpec> {
   const { db, box } = deps;
-  const op = loadOpOcc(db, opOccId);
-  const { inst, flavour: current } = flavourOf(db, box, op);
-  const vnfd = loadVnfd(db, packageId ?? inst.vnfPkgId);
+  const op = await loadOpOcc(db, opOccId);
+  const { inst, flavour: current } = await flavourOf(db, box, op);
+  const vnfd = await loadVnfd(db, packageId ?? inst.vnfPkgId);
   const flavour = packageId ? vnfd.flavours[current?.flavourId ?? ''] : current;
   if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in the VNFD ${vnfd.vnfdId}`, 'InvalidInput');
   const input = instantiateInputOf(box, op, inst);
   const target = counts
     ?? (op.operation === 'INSTANTIATE' ? vduCountsForLevel(flavour, input.instantiationLevelId) : currentCounts(inst.instantiatedVnfInfo as InstantiatedVnfInfo | null, Object.keys(flavour.vdus)));
+  const files = await baseHotFiles(db, packageId ?? inst.vnfPkgId);
   try {
-    return buildStack(vnfd, flavour, baseHotFiles(db, packageId ?? inst.vnfPkgId), input, target);
+    return buildStack(vnfd, flavour, files, input, target);
   } catch (e) {
     throw ApplicationFailure.nonRetryable(`cannot build the Heat template: ${(e as Error).message}`, 'InvalidInput');
   }
@@ -44,22 +44,13 @@ export function currentCounts(info: InstantiatedVnfInfo | null, vduIds: string[]
   return counts;
 }
 
-export function baseHotFiles(db: Db, packageId: string): Record<string, Buffer> {
-  return Object.fromEntries(
-    db.select().from(vnfPackageFiles)
-      .where(and(eq(vnfPackageFiles.packageId, packageId), like(vnfPackageFiles.path, 'BaseHOT/%')))
-      .all().map((f) => [f.path, f.content]),
-  );
-}
-
 export function stackActivities(deps: ActivityDeps) {
   const { db, box, log } = deps;
-  const heatOf = (inst: { id: string; vimId: string | null }) => {
+  const heatOf = async (inst: { id: string; vimId: string | null }) => {
     if (!inst.vimId) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no VIM`, 'InvalidInput');
     return heatForVim(db, box, inst.vimId);
   };
-  const saveStackId = (vnfInstanceId: string, stackId: string | null) =>
-    db.update(vnfInstances).set({ stackId }).where(eq(vnfInstances.id, vnfInstanceId)).run();
+  const saveStackId = (vnfInstanceId: string, stackId: string | null) => setStackId(db, vnfInstanceId, stackId);
 
   /** Heat's 4xx answers to our own requests will not get better on retry. */
   const nonRetryable4xx = (e: unknown) => {
@@ -71,7 +62,7 @@ export function stackActivities(deps: ActivityDeps) {
 
   /** The instance's live stack: by saved id, else by name. */
   const liveStack = async (inst: { id: string; vimId: string | null; stackId: string | null }) => {
-    const heat = heatOf(inst);
+    const heat = await heatOf(inst);
     const name = stackNameFor(inst.id);
     let s = inst.stackId ? await heat.getStack(name, inst.stackId) : null;
     if (!s || s.stack_status === 'DELETE_COMPLETE') s = (await heat.findStack(name)) ?? s;
@@ -80,31 +71,35 @@ export function stackActivities(deps: ActivityDeps) {
 
   return {
     async stackStatus({ vnfInstanceId }: { vnfInstanceId: string }): Promise<StackStatus | null> {
-      const { name, s } = await liveStack(loadInstance(db, vnfInstanceId));
+      const inst = await loadInstance(db, vnfInstanceId);
+      const { name, s } = await liveStack(inst);
       if (!s) return null;
-      if (s.id !== loadInstance(db, vnfInstanceId).stackId && s.stack_status !== 'DELETE_COMPLETE') saveStackId(vnfInstanceId, s.id);
+      if (s.id !== inst.stackId && s.stack_status !== 'DELETE_COMPLETE') await saveStackId(vnfInstanceId, s.id);
       return { id: s.id, name, status: s.stack_status, reason: s.stack_status_reason };
     },
 
     async createStack({ opOccId }: { opOccId: string }): Promise<{ stackId: string }> {
-      const inst = loadInstance(db, loadOpOcc(db, opOccId).vnfInstanceId);
-      const heat = heatOf(inst);
+      const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
+      const heat = await heatOf(inst);
       const name = stackNameFor(inst.id);
       const existing = await heat.findStack(name);
       if (existing) {
-        saveStackId(inst.id, existing.id);
+        await saveStackId(inst.id, existing.id);
         return { stackId: existing.id };
       }
-      const spec = stackSpecFor(deps, opOccId);
+      const spec = await stackSpecFor(deps, opOccId);
       try {
         const { id } = await heat.createStack(name, spec);
-        saveStackId(inst.id, id);
+        await saveStackId(inst.id, id);
         log.info({ vnfInstanceId: inst.id, stackId: id }, 'stack create requested');
         return { stackId: id };
       } catch (e) {
         if (e instanceof OpenStackHttpError && e.status === 409) {
           const live = await heat.findStack(name); // lost the race with an earlier attempt
-          if (live) return saveStackId(inst.id, live.id), { stackId: live.id };
+          if (live) {
+            await saveStackId(inst.id, live.id);
+            return { stackId: live.id };
+          }
         }
         throw nonRetryable4xx(e);
       }
@@ -116,12 +111,12 @@ export function stackActivities(deps: ActivityDeps) {
      * marked unhealthy). An update already running is not started twice.
      */
     async updateStack({ opOccId, counts }: { opOccId: string; counts?: Record<string, number> }): Promise<void> {
-      const inst = loadInstance(db, loadOpOcc(db, opOccId).vnfInstanceId);
+      const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
       const { heat, name, s } = await liveStack(inst);
       if (!s || s.stack_status === 'DELETE_COMPLETE') throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no stack`, 'StackFailed');
       if (s.stack_status.endsWith('_IN_PROGRESS')) return;
       try {
-        await heat.updateStack(name, s.id, counts ? stackSpecFor(deps, opOccId, counts) : {}, 'PATCH');
+        await heat.updateStack(name, s.id, counts ? await stackSpecFor(deps, opOccId, counts) : {}, 'PATCH');
       } catch (e) {
         throw nonRetryable4xx(e);
       }
@@ -129,12 +124,12 @@ export function stackActivities(deps: ActivityDeps) {
 
     /** Marks the servers (and volumes) of the VNFCs to heal unhealthy in their nested stacks. */
     async markUnhealthy({ opOccId }: { opOccId: string }): Promise<void> {
-      const op = loadOpOcc(db, opOccId);
-      const { inst, flavour } = flavourOf(db, box, op);
+      const op = await loadOpOcc(db, opOccId);
+      const { inst, flavour } = await flavourOf(db, box, op);
       const req = opParams<{ vnfcInstanceId?: string | string[]; cause?: string }>(box, op);
       const ids = ([] as string[]).concat(req.vnfcInstanceId ?? []);
       const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
-      const heat = heatOf(inst);
+      const heat = await heatOf(inst);
       for (const id of ids) {
         const vnfc = info?.vnfcResourceInfo.find((v) => v.id === id) ?? info?.vnfcResourceInfo.find((v) => info.vnfcInfo.some((c) => c.id === id && c.vnfcResourceInfoId === v.id));
         if (!vnfc?.metadata.stackId) throw ApplicationFailure.nonRetryable(`VNFC ${id} is not part of instance ${inst.id}`, 'InvalidInput');
@@ -156,7 +151,7 @@ export function stackActivities(deps: ActivityDeps) {
      * update is updated to its own template. Returns what to wait for.
      */
     async redriveStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<'UPDATE' | 'DELETE'> {
-      const { heat, name, s } = await liveStack(loadInstance(db, vnfInstanceId));
+      const { heat, name, s } = await liveStack(await loadInstance(db, vnfInstanceId));
       if (!s || s.stack_status.startsWith('DELETE')) {
         if (s?.stack_status === 'DELETE_FAILED') await heat.deleteStack(name, s.id);
         return 'DELETE';
@@ -180,9 +175,9 @@ export function stackActivities(deps: ActivityDeps) {
      * template simply has no such resource.
      */
     async markMembersForRemoval({ opOccId, vnfcIds }: { opOccId: string; vnfcIds: string[] }): Promise<void> {
-      const { inst } = flavourOf(db, box, loadOpOcc(db, opOccId));
+      const { inst } = await flavourOf(db, box, await loadOpOcc(db, opOccId));
       const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
-      const heat = heatOf(inst);
+      const heat = await heatOf(inst);
       for (const vnfc of info?.vnfcResourceInfo.filter((v) => vnfcIds.includes(v.id) && v.metadata.groupStackId) ?? []) {
         const [stackName, stackId] = vnfc.metadata.groupStackId!.split('/');
         try {
@@ -195,7 +190,7 @@ export function stackActivities(deps: ActivityDeps) {
 
     /** Starts deleting the instance's stack; false when there is none left. */
     async deleteStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<boolean> {
-      const { heat, name, s } = await liveStack(loadInstance(db, vnfInstanceId));
+      const { heat, name, s } = await liveStack(await loadInstance(db, vnfInstanceId));
       if (!s || s.stack_status === 'DELETE_COMPLETE') return false;
       if (s.stack_status !== 'DELETE_IN_PROGRESS') await heat.deleteStack(name, s.id);
       return true;
@@ -203,7 +198,7 @@ export function stackActivities(deps: ActivityDeps) {
 
     /** FORCEFUL cancel: stop Heat's running create/update without rollback. */
     async abortStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<void> {
-      const { heat, name, s } = await liveStack(loadInstance(db, vnfInstanceId));
+      const { heat, name, s } = await liveStack(await loadInstance(db, vnfInstanceId));
       if (s && s.stack_status.endsWith('_IN_PROGRESS') && !s.stack_status.startsWith('DELETE')) {
         await heat.stackAction(name, s.id, 'cancel_without_rollback');
       }

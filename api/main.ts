@@ -1,7 +1,7 @@
 /** API process: database, Temporal client, default VIM, then listen. */
 import { loadConfig } from '../common/config';
 import { outboundSettings } from '../common/outbound';
-import { openDb } from '../common/db';
+import { openStore } from '../common/db';
 import { createLogger } from '../common/log';
 import { resealUnderCurrentKey } from '../common/db/reseal';
 import { SecretBox } from '../common/secrets';
@@ -17,9 +17,9 @@ async function main() {
   const cfg = loadConfig();
   outboundSettings(); // a malformed OUTBOUND_* setting stops the start, not the first call
   const log = createLogger('api', cfg.logLevel);
-  const db = openDb(cfg.dataDir);
+  const db = await openStore(cfg);
   const box = SecretBox.fromEnvOrFile(cfg.dataDir);
-  const resealed = resealUnderCurrentKey(db, box);
+  const resealed = await resealUnderCurrentKey(db, box);
   if (resealed) log.warn({ count: resealed }, 'sealed values moved to the current SECRET_KEY; SECRET_KEY_PREVIOUS can go once every API and worker runs with the new key');
   const temporal = await connectClient(cfg);
   await ensureSearchAttributes(temporal, cfg.temporalNamespace);
@@ -31,7 +31,7 @@ async function main() {
   const server = createApp(ctx).listen(cfg.apiPort, cfg.apiHost, () => log.info({ url: cfg.apiBaseUrl }, 'API listening'));
   const stop = () => server.close(async () => {
     await temporal.connection.close();
-    db.$client.close();
+    await db.close();
     log.info('API stopped');
   });
   process.once('SIGINT', stop);

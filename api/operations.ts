@@ -8,8 +8,9 @@
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowExecutionAlreadyStartedError, ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { and, eq, inArray, not } from 'drizzle-orm';
-import { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
+import type { Q } from '../common/db';
+import { createOpOcc, deleteOpOcc, failOpOccIfIn, markWorkflowStarted, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, unstartedOpOccs, type OpOccRow } from '../common/db/repos/op-occs';
+import { instanceById, type InstanceRow } from '../common/db/repos/instances';
 import { maskBySchema } from '../common/secret-schema';
 import { requestSchemaOf } from './schemas/operation-requests';
 import { VNF_LCM_OPERATIONS } from '../ops/registry';
@@ -17,12 +18,9 @@ import { describeOperation } from './operation-summary';
 import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../common/search-attributes';
 import { CONFLICT, FINAL_STATES, LcmOperation, LcmOpInput, UNPROCESSABLE } from '../engine/contracts';
 import type { ApiContext } from './context';
-import { ownedAnd, type Scope } from '../common/db/repos/scope';
+import type { Scope } from '../common/db/repos/scope';
 import { releaseChangeTarget } from '../common/db/package-usage';
 import { conflict, HttpError, notFound, unprocessable } from './errors';
-
-type OpOccRow = typeof vnfLcmOpOccs.$inferSelect;
-type InstanceRow = typeof vnfInstances.$inferSelect;
 
 export interface StartOperation {
   /** Whose instance: the caller's project (the route found the instance with it). */
@@ -35,7 +33,7 @@ export interface StartOperation {
   /** Extra writes in the same transaction (e.g. the VIM chosen at instantiate). */
   alsoWrite?: (inst: InstanceRow) => Partial<InstanceRow>;
   /** Other rows the operation needs, written in the same transaction (an inline VIM). */
-  write?: (tx: Parameters<Parameters<ApiContext['db']['transaction']>[0]>[0]) => void;
+  write?: (q: Q) => Promise<void>;
 }
 
 export async function startOperation(ctx: ApiContext, s: StartOperation): Promise<OpOccRow> {
@@ -44,30 +42,31 @@ export async function startOperation(ctx: ApiContext, s: StartOperation): Promis
   // CPU work on request data happens here, before the write lock is taken (H1): the lock is held only for reads and writes.
   const operationParams = maskBySchema(requestSchemaOf(s.operation), s.params);
   const operationParamsSealed = box.sealJson(s.params);
-  const op = db.transaction((tx) => {
-    const inst = tx.select().from(vnfInstances).where(ownedAnd(vnfInstances.projectId, s.scope, eq(vnfInstances.id, s.instanceId))).get();
-    if (!inst) throw notFound(`VNF instance ${s.instanceId} not found`);
-    const ongoing = tx.select({ id: vnfLcmOpOccs.id, state: vnfLcmOpOccs.operationState, operation: vnfLcmOpOccs.operation })
-      .from(vnfLcmOpOccs)
-      .where(and(eq(vnfLcmOpOccs.vnfInstanceId, s.instanceId), not(inArray(vnfLcmOpOccs.operationState, [...FINAL_STATES])))).get();
-    if (ongoing) throw conflict(`VNF instance ${s.instanceId} has operation ${ongoing.id} (${ongoing.operation}) in ${ongoing.state}; finish it first`);
-    s.precondition(inst);
-    s.write?.(tx);
-    const extra = s.alsoWrite?.(inst);
-    if (extra) tx.update(vnfInstances).set(extra).where(eq(vnfInstances.id, inst.id)).run();
-    const row = {
-      id: crypto.randomUUID(), projectId: inst.projectId, vnfInstanceId: s.instanceId, operation: s.operation, operationState: 'STARTING',
-      stateEnteredTime: now, startTime: now, isAutomaticInvocation: false,
-      operationParams, operationParamsSealed,
-      isCancelPending: false, workflowStarted: false,
-    };
-    tx.insert(vnfLcmOpOccs).values(row).run();
-    return tx.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, row.id)).get()!;
-  }, { behavior: 'immediate' }); // read-then-write: take the write lock first (no SQLITE_BUSY_SNAPSHOT)
+  let op: OpOccRow;
+  try {
+    op = await createOpOcc(db, {
+      scope: s.scope, instanceId: s.instanceId,
+      row: {
+        id: crypto.randomUUID(), operation: s.operation, operationState: 'STARTING',
+        stateEnteredTime: now, startTime: now, isAutomaticInvocation: false,
+        operationParams, operationParamsSealed,
+        isCancelPending: false, workflowStarted: false,
+      },
+      withInstance: async (q, inst) => {
+        s.precondition(inst);
+        await s.write?.(q);
+        return s.alsoWrite?.(inst);
+      },
+    });
+  } catch (e) {
+    if (e instanceof NoInstance) throw notFound(e.message);
+    if (e instanceof OpenOperation) throw conflict(e.message);
+    throw e;
+  }
   try {
     await startWorkflow(ctx, op);
   } catch (e) {
-    db.delete(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, op.id)).run();
+    await deleteOpOcc(db, op.id);
     ctx.log.error({ err: { message: (e as Error).message } }, 'could not start the operation workflow');
     throw new HttpError(503, 'the workflow engine is unavailable; nothing was started, try again');
   }
@@ -76,7 +75,7 @@ export async function startOperation(ctx: ApiContext, s: StartOperation): Promis
 
 async function startWorkflow(ctx: ApiContext, op: OpOccRow): Promise<void> {
   const input: LcmOpInput = { opOccId: op.id, vnfInstanceId: op.vnfInstanceId, operation: op.operation as LcmOperation, heatPollMs: ctx.cfg.heatPollMs };
-  const inst = ctx.db.select().from(vnfInstances).where(eq(vnfInstances.id, op.vnfInstanceId)).get();
+  const inst = await instanceById(ctx.db, op.vnfInstanceId);
   const described = describeOperation(op, inst);
   try {
     await ctx.temporal.workflow.start(VNF_LCM_OPERATIONS[input.operation].workflowType, {
@@ -94,16 +93,14 @@ async function startWorkflow(ctx: ApiContext, op: OpOccRow): Promise<void> {
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
   }
-  ctx.db.update(vnfLcmOpOccs).set({ workflowStarted: true }).where(eq(vnfLcmOpOccs.id, op.id)).run();
+  await markWorkflowStarted(ctx.db, op.id);
 }
 
 /** At API start: start the workflows of op occs a crash left unstarted; settle those whose workflow ended without a final state. */
 export async function reconcileOperations(ctx: ApiContext): Promise<number> {
-  const orphans = ctx.db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.workflowStarted, false)).all();
+  const orphans = await unstartedOpOccs(ctx.db);
   for (const op of orphans) await startWorkflow(ctx, op);
-  const open = ctx.db.select({ id: vnfLcmOpOccs.id }).from(vnfLcmOpOccs)
-    .where(and(eq(vnfLcmOpOccs.workflowStarted, true), not(inArray(vnfLcmOpOccs.operationState, [...FINAL_STATES])))).all();
-  for (const { id } of open) await settleOrphanedOp(ctx, id);
+  for (const id of await openStartedOpOccIds(ctx.db)) await settleOrphanedOp(ctx, id);
   return orphans.length;
 }
 
@@ -140,7 +137,7 @@ export async function operatorTask(ctx: ApiContext, opOccId: string, update: str
  * a change_vnfpkg target it held is released. False when its workflow runs.
  */
 export async function settleOrphanedOp(ctx: ApiContext, opOccId: string): Promise<boolean> {
-  const op = ctx.db.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get();
+  const op = await opOccById(ctx.db, opOccId);
   if (!op || FINAL_STATES.includes(op.operationState as never) || !op.workflowStarted) return false;
   let status: string;
   try {
@@ -150,12 +147,11 @@ export async function settleOrphanedOp(ctx: ApiContext, opOccId: string): Promis
     status = 'NOT_FOUND';
   }
   if (status === 'RUNNING') return false;
-  const settled = ctx.db.update(vnfLcmOpOccs).set({
-    operationState: 'FAILED', stateEnteredTime: new Date().toISOString(), isCancelPending: false,
-    error: { status: 500, title: 'Operation workflow ended', detail: `the workflow of this operation ended (${status}) in state ${op.operationState}, without a final state; marked FAILED` },
-  }).where(and(eq(vnfLcmOpOccs.id, opOccId), eq(vnfLcmOpOccs.operationState, op.operationState))).run().changes > 0;
+  const settled = await failOpOccIfIn(ctx.db, opOccId, op.operationState, {
+    status: 500, title: 'Operation workflow ended', detail: `the workflow of this operation ended (${status}) in state ${op.operationState}, without a final state; marked FAILED`,
+  });
   if (settled) {
-    releaseChangeTarget(ctx.db, opOccId);
+    await releaseChangeTarget(ctx.db, opOccId);
     ctx.log.warn({ opOccId, workflowStatus: status, was: op.operationState }, 'op occ whose workflow ended without a final state marked FAILED');
   }
   return settled;

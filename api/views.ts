@@ -1,6 +1,6 @@
 /** Database rows -> the JSON the ETSI APIs answer with (field names as Tacker/SOL00x). */
 import type { Config } from '../common/config';
-import { vnfInstances, vnfLcmOpOccs, vnfPackages } from '../common/db/schema';
+import type { InstanceRow, OpOccRow, PackageRow } from '../common/db/repos/rows';
 import { workflowUiLink } from '../common/temporal';
 import { maskOpError } from '../common/secret-errors';
 import { maskBySchema } from '../common/secret-schema';
@@ -9,9 +9,6 @@ import { InstantiateAdditionalParams } from './schemas/additional-params';
 import { requestSchemaOf } from './schemas/operation-requests';
 import { VimConnectionInfo } from './schemas/vnflcm';
 
-type PackageRow = typeof vnfPackages.$inferSelect;
-type InstanceRow = typeof vnfInstances.$inferSelect;
-type OpOccRow = typeof vnfLcmOpOccs.$inferSelect;
 export type ApiVersion = 'v1' | 'v2';
 
 const href = (p: string) => ({ href: p });

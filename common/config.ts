@@ -17,6 +17,14 @@ export function intFromEnv(name: string, dflt: number): number {
 export const SSH_HOST_KEY_SOURCES = ['console', 'console-or-first-use', 'first-use'] as const;
 export type SshHostKeySource = (typeof SSH_HOST_KEY_SOURCES)[number];
 
+/** DATABASE_URL, checked at start: only PostgreSQL URLs select a store. */
+function databaseUrlFromEnv(): string | undefined {
+  const raw = process.env.DATABASE_URL;
+  if (!raw) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL (unset: SQLite in DATA_DIR)');
+  return raw;
+}
+
 function hostKeySourceFromEnv(): SshHostKeySource {
   const raw = process.env.SSH_HOST_KEY_SOURCE || 'console';
   if (!(SSH_HOST_KEY_SOURCES as readonly string[]).includes(raw)) {
@@ -27,6 +35,8 @@ function hostKeySourceFromEnv(): SshHostKeySource {
 
 export interface Config {
   dataDir: string;
+  /** postgres://... : the product's store is that PostgreSQL (shared by many hosts); unset = SQLite in DATA_DIR. */
+  databaseUrl?: string;
   apiHost: string;
   apiPort: number;
   /** Base URL the API puts into Location headers and _links. */
@@ -164,6 +174,7 @@ export function loadConfig(): Config {
     keystonePort,
     heatPort: intFromEnv('HEAT_PORT', 8004),
     heatSleepScale,
+    databaseUrl: databaseUrlFromEnv(),
     heatDatabaseUrl: process.env.HEAT_DATABASE_URL || undefined,
     defaultVim: {
       authUrl: process.env.OS_AUTH_URL || `http://127.0.0.1:${keystonePort}/v3`,

@@ -3,18 +3,14 @@
  * from the database (password sealed at rest), and one cached Keystone
  * session (Heat and Nova clients) per VIM so tokens are reused across activities.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { and, eq } from 'drizzle-orm';
 import type { Config } from '../common/config';
-import type { Db } from '../common/db';
-import { vims } from '../common/db/schema';
+import type { Store } from '../common/db';
+import { saveConfiguredDefaultVim, vimById } from '../common/db/repos/vims';
 import type { SecretBox } from '../common/secrets';
 import { KeystoneSession } from './openstack/keystone';
 import { HeatClient } from './openstack/heat';
 import { NovaClient } from './openstack/nova';
-
-export type VimRow = typeof vims.$inferSelect;
 
 /**
  * Makes the configured default VIM the one shared default row (created or
@@ -22,7 +18,7 @@ export type VimRow = typeof vims.$inferSelect;
  * found by logging in; when Keystone cannot be reached yet, '' (admins only
  * may change it; every project may use it either way).
  */
-export async function ensureDefaultVim(db: Db, box: SecretBox, cfg: Config): Promise<string> {
+export async function ensureDefaultVim(db: Store, box: SecretBox, cfg: Config): Promise<string> {
   const v = cfg.defaultVim;
   const caCert = v.caFile ? fs.readFileSync(v.caFile, 'utf8') : null;
   let owner = '';
@@ -32,26 +28,19 @@ export async function ensureDefaultVim(db: Db, box: SecretBox, cfg: Config): Pro
   } catch {
     /* keep '' */
   }
-  const existing = db.select().from(vims).where(and(eq(vims.isDefault, true), eq(vims.name, 'default'))).get();
-  const row = {
+  return saveConfiguredDefaultVim(db, {
     name: 'default', description: 'the default VIM of this deployment, shared with every project', type: 'openstack',
     authUrl: v.authUrl, username: v.username, passwordSealed: box.seal(v.password),
     project: v.project, projectDomain: v.domain, userDomain: v.domain, region: v.region, caCert, isDefault: true, shared: true,
-    ...(owner || !existing ? { projectId: owner } : {}), status: 'REACHABLE', updatedAt: new Date().toISOString(),
-  };
-  if (existing) {
-    db.update(vims).set(row).where(eq(vims.id, existing.id)).run();
-    return existing.id;
-  }
-  const id = crypto.randomUUID();
-  db.insert(vims).values({ id, createdAt: new Date().toISOString(), ...row }).run();
-  return id;
+    // Keystone not reachable yet: an existing row keeps its owner, a new one gets ''.
+    projectId: owner || undefined, status: 'REACHABLE', updatedAt: new Date().toISOString(),
+  });
 }
 
 const clients = new Map<string, { sealed: string; heat: HeatClient; nova: NovaClient }>();
 
-function clientsForVim(db: Db, box: SecretBox, vimId: string): { heat: HeatClient; nova: NovaClient } {
-  const vim = db.select().from(vims).where(eq(vims.id, vimId)).get();
+async function clientsForVim(db: Store, box: SecretBox, vimId: string): Promise<{ heat: HeatClient; nova: NovaClient }> {
+  const vim = await vimById(db, vimId);
   if (!vim) throw new Error(`VIM ${vimId} is not registered`);
   const cached = clients.get(vimId);
   if (cached && cached.sealed === vim.passwordSealed) return cached;
@@ -64,12 +53,12 @@ function clientsForVim(db: Db, box: SecretBox, vimId: string): { heat: HeatClien
   return entry;
 }
 
-export function heatForVim(db: Db, box: SecretBox, vimId: string): HeatClient {
-  return clientsForVim(db, box, vimId).heat;
+export async function heatForVim(db: Store, box: SecretBox, vimId: string): Promise<HeatClient> {
+  return (await clientsForVim(db, box, vimId)).heat;
 }
 
-export function novaForVim(db: Db, box: SecretBox, vimId: string): NovaClient {
-  return clientsForVim(db, box, vimId).nova;
+export async function novaForVim(db: Store, box: SecretBox, vimId: string): Promise<NovaClient> {
+  return (await clientsForVim(db, box, vimId)).nova;
 }
 
 export const stackNameFor = (vnfInstanceId: string) => `vnf-${vnfInstanceId}`;

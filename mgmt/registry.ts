@@ -14,13 +14,13 @@ export type HookRunner =
   | { kind: 'none'; reason: string };
 
 /** Built-in by mapping first; else an executable script (#!) in the package; else none. */
-export function resolveHook(binding: LcmHookBinding, readFile: (p: string) => Buffer | undefined): HookRunner {
+export async function resolveHook(binding: LcmHookBinding, readFile: (p: string) => Promise<Buffer | undefined>): Promise<HookRunner> {
   const name = mappedDriver(binding.file);
   if (name) {
     const driver = BUILTIN_DRIVERS[name];
     return driver ? { kind: 'builtin', driver } : { kind: 'none', reason: `the driver mapping names "${name}", which is not a built-in driver` };
   }
-  const content = binding.file ? readFile(binding.file) : undefined;
+  const content = binding.file ? await readFile(binding.file) : undefined;
   if (content && content.subarray(0, 2).toString() === '#!') return { kind: 'script', file: binding.file! };
   return {
     kind: 'none',

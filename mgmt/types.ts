@@ -23,7 +23,7 @@ export interface DriverContext {
   /** SSH to a VNFC, its host key pinned under the VNFC id. */
   ssh(vnfc: VnfcTarget, host: string, creds: { username: string; password?: string; privateKey?: string }, secrets?: string[]): Promise<SshSession>;
   /** A file of the VNF package. */
-  packageFile(path: string): Buffer;
+  packageFile(path: string): Promise<Buffer>;
   /** Records progress (heartbeat) so a long hook is not timed out and the op shows its step. */
   progress(step: string): void;
 }

@@ -2,64 +2,73 @@
  * SECRET_KEY rotation (security review M7): with the old key in
  * SECRET_KEY_PREVIOUS, sealed values still open, the API's start re-seals
  * every sealed column under the new key, and afterwards the old key can go.
- * A real SQLite database with the product's migrations.
+ * Real stores with the product's migrations: SQLite, and PostgreSQL.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
-import { openDb, type Db } from '../common/db';
+import { openStore, type Store } from '../common/db';
 import { resealUnderCurrentKey } from '../common/db/reseal';
-import { vims, vnfInstances } from '../common/db/schema';
+import { createInstance, instanceById } from '../common/db/repos/instances';
+import { registerVim, vimById } from '../common/db/repos/vims';
 import { SecretBox } from '../common/secrets';
+import { startPostgres, type TestPostgres } from './support/postgres';
 
 const key = () => crypto.randomBytes(32).toString('base64');
-let dir: string;
-let db: Db;
+let pg: TestPostgres;
+beforeAll(async () => { pg = await startPostgres(); });
+afterAll(() => pg?.stop());
 
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-'));
-  db = openDb(dir);
-});
-afterEach(() => {
-  db.$client.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
+  let dir: string;
+  let db: Store;
 
-function rows(box: SecretBox) {
-  const now = new Date().toISOString();
-  db.insert(vims).values({ id: 'v1', name: 'v', authUrl: 'http://127.0.0.1:5000/v3', username: 'u', passwordSealed: box.seal('vim-pass'), project: 'p', createdAt: now }).run();
-  db.insert(vnfInstances).values({
-    id: 'i1', vnfdId: 'd', vnfPkgId: 'p', vnfProvider: 'x', vnfProductName: 'x', vnfSoftwareVersion: '1', vnfdVersion: '1',
-    instantiationState: 'INSTANTIATED', vimConnectionInfo: [], metadata: {}, createdAt: now,
-    instantiateParamsSealed: box.sealJson({ additionalParams: { ssh_password: 'node-pass' } }),
-  }).run();
-}
-const sealedVim = () => db.select().from(vims).where(eq(vims.id, 'v1')).get()!.passwordSealed;
-const sealedInst = () => db.select().from(vnfInstances).where(eq(vnfInstances.id, 'i1')).get()!.instantiateParamsSealed!;
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rotation-'));
+    db = await openStore({ dataDir: dir, databaseUrl: dialect === 'postgres' ? pg.newDatabase() : undefined });
+  });
+  afterEach(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 
-test('the new key with the old one as SECRET_KEY_PREVIOUS: everything opens, is re-sealed under the new key, and then opens without the old one', () => {
-  const [oldKey, newKey] = [key(), key()];
-  rows(SecretBox.fromEnvOrFile(dir, { SECRET_KEY: oldKey }));
-  expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey }).open(sealedVim())).toThrow();
+  async function rows(box: SecretBox) {
+    const now = new Date().toISOString();
+    await registerVim(db, { id: 'v1', projectId: '', name: 'v', authUrl: 'http://127.0.0.1:5000/v3', username: 'u', passwordSealed: box.seal('vim-pass'), project: 'p', createdAt: now });
+    await createInstance(db, {
+      id: 'i1', vnfdId: 'd', vnfPkgId: 'p', vnfProvider: 'x', vnfProductName: 'x', vnfSoftwareVersion: '1', vnfdVersion: '1',
+      instantiationState: 'INSTANTIATED', vimConnectionInfo: [], metadata: {}, createdAt: now,
+      instantiateParamsSealed: box.sealJson({ additionalParams: { ssh_password: 'node-pass' } }),
+    });
+  }
+  const sealedVim = async () => (await vimById(db, 'v1'))!.passwordSealed;
+  const sealedInst = async () => (await instanceById(db, 'i1'))!.instantiateParamsSealed!;
 
-  const rotating = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey, SECRET_KEY_PREVIOUS: `${key()}, ${oldKey}` });
-  expect(rotating.open(sealedVim())).toBe('vim-pass');
-  expect(resealUnderCurrentKey(db, rotating)).toBe(2);
-  expect(resealUnderCurrentKey(db, rotating)).toBe(0); // idempotent
+  test('the new key with the old one as SECRET_KEY_PREVIOUS: everything opens, is re-sealed under the new key, and then opens without the old one', async () => {
+    const [oldKey, newKey] = [key(), key()];
+    await rows(SecretBox.fromEnvOrFile(dir, { SECRET_KEY: oldKey }));
+    const sealedBefore = await sealedVim();
+    expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey }).open(sealedBefore)).toThrow();
 
-  const newOnly = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey });
-  expect(newOnly.open(sealedVim())).toBe('vim-pass');
-  expect(newOnly.openJson(sealedInst())).toEqual({ additionalParams: { ssh_password: 'node-pass' } });
-  expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: oldKey }).open(sealedVim())).toThrow();
-});
+    const rotating = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey, SECRET_KEY_PREVIOUS: `${key()}, ${oldKey}` });
+    expect(rotating.open(sealedBefore)).toBe('vim-pass');
+    expect(await resealUnderCurrentKey(db, rotating)).toBe(2);
+    expect(await resealUnderCurrentKey(db, rotating)).toBe(0); // idempotent
 
-test('without SECRET_KEY_PREVIOUS nothing is touched; a malformed previous key is refused at start', () => {
-  const k = key();
-  rows(SecretBox.fromEnvOrFile(dir, { SECRET_KEY: k }));
-  const before = sealedVim();
-  expect(resealUnderCurrentKey(db, SecretBox.fromEnvOrFile(dir, { SECRET_KEY: k }))).toBe(0);
-  expect(sealedVim()).toBe(before);
-  expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: k, SECRET_KEY_PREVIOUS: 'c2hvcnQ=' })).toThrow(/SECRET_KEY_PREVIOUS/);
+    const newOnly = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey });
+    expect(newOnly.open(await sealedVim())).toBe('vim-pass');
+    expect(newOnly.openJson(await sealedInst())).toEqual({ additionalParams: { ssh_password: 'node-pass' } });
+    const sealedAfter = await sealedVim();
+    expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: oldKey }).open(sealedAfter)).toThrow();
+  });
+
+  test('without SECRET_KEY_PREVIOUS nothing is touched; a malformed previous key is refused at start', async () => {
+    const k = key();
+    await rows(SecretBox.fromEnvOrFile(dir, { SECRET_KEY: k }));
+    const before = await sealedVim();
+    expect(await resealUnderCurrentKey(db, SecretBox.fromEnvOrFile(dir, { SECRET_KEY: k }))).toBe(0);
+    expect(await sealedVim()).toBe(before);
+    expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: k, SECRET_KEY_PREVIOUS: 'c2hvcnQ=' })).toThrow(/SECRET_KEY_PREVIOUS/);
+  });
 });

@@ -6,7 +6,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { loadConfig } from '../common/config';
 import { outboundSettings } from '../common/outbound';
-import { openDb } from '../common/db';
+import { openStore } from '../common/db';
 import { createLogger } from '../common/log';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes, temporalConnectionSettings } from '../common/temporal';
@@ -17,7 +17,7 @@ async function main() {
   // TEMPORAL_TLS* read and checked first: a bad setting stops the worker before anything else.
   const temporal = temporalConnectionSettings(cfg);
   const log = createLogger('worker', cfg.logLevel);
-  const db = openDb(cfg.dataDir);
+  const db = await openStore(cfg);
   const box = SecretBox.fromEnvOrFile(cfg.dataDir);
   const client = await connectClient(cfg);
   await ensureSearchAttributes(client, cfg.temporalNamespace);
@@ -42,7 +42,7 @@ async function main() {
   log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security }, 'worker started');
   await worker.run();
   await connection.close();
-  db.$client.close();
+  await db.close();
   log.info('worker stopped');
 }
 

@@ -12,12 +12,10 @@
  * refused. What the instance shows has no secrets.
  */
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { vims } from '../../common/db/schema';
-import { defaultVimFor, findOwnedVim, findUsableVim } from '../../common/db/repos/vims';
+import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken } from '../../common/db/repos/vims';
 import type { Scope } from '../../common/db/repos/scope';
 import { maskBySchema } from '../../common/secret-schema';
-import type { Db } from '../../common/db';
+import type { Q } from '../../common/db';
 import type { ApiContext } from '../context';
 import { badRequest, HttpError, unprocessable } from '../errors';
 import { vimEndpointProblem } from '../../common/outbound';
@@ -25,21 +23,20 @@ import { VimConnectionInfo } from '../schemas/vnflcm';
 import type { InstantiateVnfRequest } from '../../ops/vnflcm/instantiate/request';
 
 type Vci = NonNullable<InstantiateVnfRequest['vimConnectionInfo']>;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface VimChoice {
   vimId: string;
   shown: Record<string, unknown>[];
   /** The inline VIM's record, written inside the operation's transaction. */
-  write?: (tx: Tx) => void;
+  write?: (q: Q) => Promise<void>;
 }
 
-export function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined): VimChoice {
+export async function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined): Promise<VimChoice> {
   const entries = given === undefined ? [] : Array.isArray(given) ? given : Object.entries(given).map(([id, e]) => ({ id, ...e }));
   const first = entries[0];
   const shown = () => entries.map((e) => maskBySchema(VimConnectionInfo, { interfaceInfo: {}, accessInfo: {}, ...e, id: e.id ?? crypto.randomUUID() }));
   if (!first) {
-    const vim = defaultVimFor(ctx.db, scope);
+    const vim = await defaultVimFor(ctx.db, scope);
     if (!vim) throw unprocessable('no vimConnectionInfo given and no default VIM is configured');
     return { vimId: vim.id, shown: [{ id: crypto.randomUUID(), vimId: vim.id, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3', interfaceInfo: {}, accessInfo: {} }] };
   }
@@ -47,7 +44,7 @@ export function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined
   const endpoint = (first.interfaceInfo as Record<string, unknown> | undefined)?.endpoint;
   const inline = typeof endpoint === 'string' && typeof access.username === 'string' && typeof access.password === 'string';
   if (!inline) {
-    if (!first.vimId || !findUsableVim(ctx.db, scope, first.vimId)) {
+    if (!first.vimId || !(await findUsableVim(ctx.db, scope, first.vimId))) {
       throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${first.vimId ?? '(none)'} is not registered for your project; register it (openstack vim register) or give interfaceInfo.endpoint and accessInfo`);
     }
     return { vimId: first.vimId, shown: shown() };
@@ -55,9 +52,9 @@ export function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined
   const outbound = vimEndpointProblem(endpoint);
   if (outbound) throw badRequest(`vimConnectionInfo[0].interfaceInfo.endpoint: ${outbound}`);
   const vimId = first.vimId ?? crypto.randomUUID();
-  const own = findOwnedVim(ctx.db, { projectId: scope.projectId, all: false }, vimId);
-  if (!own && findUsableVim(ctx.db, scope, vimId)) throw new HttpError(403, `vimConnectionInfo[0].vimId: VIM ${vimId} is shared read-only; leave out interfaceInfo and accessInfo to use it`, 'Forbidden');
-  if (!own && ctx.db.select({ id: vims.id }).from(vims).all().some((v) => v.id === vimId)) {
+  const own = await findOwnedVim(ctx.db, { projectId: scope.projectId, all: false }, vimId);
+  if (!own && (await findUsableVim(ctx.db, scope, vimId))) throw new HttpError(403, `vimConnectionInfo[0].vimId: VIM ${vimId} is shared read-only; leave out interfaceInfo and accessInfo to use it`, 'Forbidden');
+  if (!own && (await vimIdTaken(ctx.db, vimId))) {
     throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId} is not registered for your project; choose another id`);
   }
   const str = (k: string, dflt: string) => (typeof access[k] === 'string' && access[k] ? String(access[k]) : dflt);
@@ -70,10 +67,8 @@ export function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined
   return {
     vimId,
     shown: shown(),
-    write: (tx) => {
-      const written = tx.insert(vims).values({ id: vimId, projectId: scope.projectId, shared: false, isDefault: false, createdAt: row.updatedAt, ...row })
-        .onConflictDoUpdate({ target: vims.id, set: row, setWhere: eq(vims.projectId, scope.projectId) }).run();
-      if (written.changes === 0) throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId} is not registered for your project; choose another id`);
+    write: async (q) => {
+      if (!(await upsertInlineVim(q, scope.projectId, vimId, row))) throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId} is not registered for your project; choose another id`);
     },
   };
 }

@@ -7,9 +7,8 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { eq } from 'drizzle-orm';
-import { vims, vnfInstances } from '../../common/db/schema';
-import { findOwnedVim, findUsableVim, listVims, type VimRow } from '../../common/db/repos/vims';
+import { deleteVim, findOwnedVim, findUsableVim, listVims, registerVim, updateVim, type VimRow } from '../../common/db/repos/vims';
+import { instanceOnVim } from '../../common/db/repos/instances';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { vimEndpointProblem } from '../../common/outbound';
 import { callerOf } from '../auth/middleware';
@@ -57,13 +56,9 @@ export function vimsRouter(ctx: ApiContext): Router {
       throw new HttpError(400, `VIM authentication failed at ${v.authUrl}: ${(e as Error).message.slice(0, 200)}`, 'VimUnauthorizedException');
     }
   };
-  /** One default VIM per project: setting a new one clears the old mark (in the same transaction). */
-  const clearOtherDefaults = (tx: Pick<typeof db, 'update'>, projectId: string) =>
-    tx.update(vims).set({ isDefault: false }).where(eq(vims.projectId, projectId)).run();
-
-  r.get('/vims', authorize('vims', 'read'), (req, res) => {
+  r.get('/vims', authorize('vims', 'read'), async (req, res) => {
     const scope = scopeOf(callerOf(res), req.query.all_projects === 'true');
-    let rows = listVims(db, scope);
+    let rows = await listVims(db, scope);
     for (const f of ['id', 'name'] as const) {
       const want = req.query[f];
       if (typeof want === 'string') rows = rows.filter((v) => v[f] === want);
@@ -71,8 +66,8 @@ export function vimsRouter(ctx: ApiContext): Router {
     res.json({ vims: rows.map(vimView) });
   });
 
-  r.get('/vims/:id', authorize('vims', 'read'), (req, res) => {
-    const v = findUsableVim(db, scopeOf(callerOf(res)), idOf(req));
+  r.get('/vims/:id', authorize('vims', 'read'), async (req, res) => {
+    const v = await findUsableVim(db, scopeOf(callerOf(res)), idOf(req));
     if (!v) throw notFound(idOf(req));
     res.json({ vim: vimView(v) });
   });
@@ -92,22 +87,20 @@ export function vimsRouter(ctx: ApiContext): Router {
     const id = crypto.randomUUID();
     const now = new Date().toISOString();
     const passwordSealed = box.seal(v.password); // CPU work before the write lock
-    db.transaction((tx) => {
-      if (b.is_default) clearOtherDefaults(tx, projectId);
-      tx.insert(vims).values({
-        id, projectId, shared: false, name: b.name, description: b.description ?? '', type: 'openstack', authUrl: v.authUrl,
-        username: v.username, passwordSealed, project: v.project, projectDomain: v.projectDomain,
-        userDomain: v.userDomain, region: v.region, isDefault: b.is_default ?? false, status: 'REACHABLE', createdAt: now, updatedAt: now,
-      }).run();
-    }, { behavior: 'immediate' });
-    res.status(201).json({ vim: vimView(findOwnedVim(db, scopeOf(caller), id)!) });
+    // one default VIM per project: a new default clears the old mark in the same transaction
+    await registerVim(db, {
+      id, projectId, shared: false, name: b.name, description: b.description ?? '', type: 'openstack', authUrl: v.authUrl,
+      username: v.username, passwordSealed, project: v.project, projectDomain: v.projectDomain,
+      userDomain: v.userDomain, region: v.region, isDefault: b.is_default ?? false, status: 'REACHABLE', createdAt: now, updatedAt: now,
+    });
+    res.status(201).json({ vim: vimView((await findOwnedVim(db, scopeOf(caller), id))!) });
   });
 
   r.put('/vims/:id', authorize('vims', 'write'), async (req, res) => {
     const caller = callerOf(res);
-    const current = findOwnedVim(db, scopeOf(caller), idOf(req));
+    const current = await findOwnedVim(db, scopeOf(caller), idOf(req));
     if (!current) {
-      if (findUsableVim(db, scopeOf(caller), idOf(req))) throw new HttpError(403, `VIM ${idOf(req)} is shared read-only`, 'Forbidden');
+      if (await findUsableVim(db, scopeOf(caller), idOf(req))) throw new HttpError(403, `VIM ${idOf(req)} is shared read-only`, 'Forbidden');
       throw notFound(idOf(req));
     }
     const b = parse(VimUpdateRequest, req.body).vim;
@@ -119,29 +112,26 @@ export function vimsRouter(ctx: ApiContext): Router {
     };
     if (b.auth_cred || b.vim_project) await checkReachable(next);
     const passwordSealed = b.auth_cred?.password ? box.seal(password) : current.passwordSealed; // CPU work before the write lock
-    db.transaction((tx) => {
-      if (b.is_default) clearOtherDefaults(tx, current.projectId);
-      tx.update(vims).set({
-        name: b.name ?? current.name, description: b.description ?? current.description, username: next.username,
-        passwordSealed, project: next.project,
-        userDomain: next.userDomain, projectDomain: next.projectDomain, isDefault: b.is_default ?? current.isDefault,
-        updatedAt: new Date().toISOString(),
-      }).where(eq(vims.id, current.id)).run();
-    }, { behavior: 'immediate' });
-    res.json({ vim: vimView(findOwnedVim(db, scopeOf(caller), current.id)!) });
+    await updateVim(db, current, {
+      name: b.name ?? current.name, description: b.description ?? current.description, username: next.username,
+      passwordSealed, project: next.project,
+      userDomain: next.userDomain, projectDomain: next.projectDomain, isDefault: b.is_default ?? current.isDefault,
+      updatedAt: new Date().toISOString(),
+    });
+    res.json({ vim: vimView((await findOwnedVim(db, scopeOf(caller), current.id))!) });
   });
 
-  r.delete('/vims/:id', authorize('vims', 'write'), (req, res) => {
+  r.delete('/vims/:id', authorize('vims', 'write'), async (req, res) => {
     const caller = callerOf(res);
-    const v = findOwnedVim(db, scopeOf(caller), idOf(req));
+    const v = await findOwnedVim(db, scopeOf(caller), idOf(req));
     if (!v) {
-      if (findUsableVim(db, scopeOf(caller), idOf(req))) throw new HttpError(403, `VIM ${idOf(req)} is shared read-only`, 'Forbidden');
+      if (await findUsableVim(db, scopeOf(caller), idOf(req))) throw new HttpError(403, `VIM ${idOf(req)} is shared read-only`, 'Forbidden');
       throw notFound(idOf(req));
     }
     if (v.shared && v.isDefault && v.name === 'default') throw new HttpError(409, 'the deployment\'s default VIM comes from its configuration and cannot be deleted', 'Conflict');
-    const inUse = db.select({ id: vnfInstances.id }).from(vnfInstances).where(eq(vnfInstances.vimId, v.id)).get();
+    const inUse = await instanceOnVim(db, v.id);
     if (inUse) throw new HttpError(409, `VIM ${v.id} is used by VNF instance ${inUse.id}`, 'VimInUseException');
-    db.delete(vims).where(eq(vims.id, v.id)).run();
+    await deleteVim(db, v.id);
     res.status(204).end();
   });
 

@@ -4,17 +4,17 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { and, eq, inArray, like, not } from 'drizzle-orm';
-import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../common/db/schema';
-import { findInstance, findOpOcc, listInstances, listOpOccs } from '../../common/db/repos/instances';
-import { packageForVnfd } from '../../common/db/repos/packages';
+import { createInstance, deleteIdleInstance, findInstance, listInstances } from '../../common/db/repos/instances';
+import { findOpOcc, listOpOccs } from '../../common/db/repos/op-occs';
+import { packageById, packageForVnfd } from '../../common/db/repos/packages';
+import { baseHotFiles, hasPackageFile, packageFile } from '../../common/db/repos/package-files';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
 import { authorize } from './authorize';
 import { buildStack, vduCountsForLevel } from '../../infra/hot';
 import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
 import { resolveHook } from '../../mgmt/registry';
-import { cancelUpdate, failUpdate, FINAL_STATES, retryUpdate, rollbackUpdate } from '../../engine/contracts';
+import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../engine/contracts';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
 import { operatorTask, settleOrphanedOp, startOperation } from '../operations';
@@ -29,7 +29,7 @@ import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import { parse } from '../validate';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { filterRows } from './filter';
-import { holdChangeTarget, refreshPackageUsage } from '../../common/db/package-usage';
+import { holdChangeTarget } from '../../common/db/package-usage';
 import { mappedDriver, scriptPath } from '../../mgmt/mapping';
 import { resolveVim } from './vim-selection';
 import { coordinationTargetProblem } from '../../coord/client';
@@ -50,13 +50,13 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   });
 
   /** The caller's project (admins: any project's) instance, else 404 — never 403: others' ids are not revealed. */
-  const loadInstance = (res: Response, id: string) => {
-    const i = findInstance(db, scopeOf(callerOf(res)), id);
+  const loadInstance = async (res: Response, id: string) => {
+    const i = await findInstance(db, scopeOf(callerOf(res)), id);
     if (!i) throw notFound(`VNF instance ${id} not found`);
     return i;
   };
-  const loadOpOcc = (res: Response, id: string) => {
-    const o = findOpOcc(db, scopeOf(callerOf(res)), id);
+  const loadOpOcc = async (res: Response, id: string) => {
+    const o = await findOpOcc(db, scopeOf(callerOf(res)), id);
     if (!o) throw notFound(`VNF LCM operation occurrence ${id} not found`);
     return o;
   };
@@ -70,53 +70,45 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
 
   r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: `/vnflcm/${v}`, apiVersions: [{ version: API_VERSIONS[v], isDeprecated: false }] }); });
 
-  r.post('/vnf_instances', writeI, (req, res) => {
+  r.post('/vnf_instances', writeI, async (req, res) => {
     const body = parse(CreateVnfRequest, req.body);
     const caller = callerOf(res);
-    const pkg = packageForVnfd(db, { projectId: caller.projectId, all: false }, body.vnfdId);
+    const pkg = await packageForVnfd(db, { projectId: caller.projectId, all: false }, body.vnfdId);
     if (!pkg) throw unprocessable(`vnfdId: no onboarded VNF package of your project has vnfdId ${body.vnfdId}`);
     if (pkg.operationalState !== 'ENABLED') throw conflict(`VNF package ${pkg.id} (vnfdId ${body.vnfdId}) is DISABLED`);
     const instId = crypto.randomUUID();
-    db.insert(vnfInstances).values({
+    await createInstance(db, {
       id: instId, projectId: caller.projectId, vnfInstanceName: body.vnfInstanceName ?? `vnf-${instId}`, vnfInstanceDescription: body.vnfInstanceDescription ?? null,
       vnfdId: body.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
       vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
-    }).run();
-    refreshPackageUsage(ctx.db, pkg.id);
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(loadInstance(res, instId), v));
+    });
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v));
   });
 
-  r.get('/vnf_instances', readI, (req, res) => {
-    const rows = listInstances(db, listScope(req, res)).map((i) => instanceView(i, v));
+  r.get('/vnf_instances', readI, async (req, res) => {
+    const rows = (await listInstances(db, listScope(req, res))).map((i) => instanceView(i, v));
     res.json(filterRows(rows, req.query));
   });
 
-  r.get('/vnf_instances/:id', readI, (req, res) => { res.json(instanceView(loadInstance(res, id(req)), v)); });
+  r.get('/vnf_instances/:id', readI, async (req, res) => { res.json(instanceView(await loadInstance(res, id(req)), v)); });
 
-  r.delete('/vnf_instances/:id', writeI, (req, res) => {
-    const inst = loadInstance(res, id(req));
-    db.transaction((tx) => {
-      // An operation still running (even an instantiate, while the instance is NOT_INSTANTIATED) owns the instance.
-      const open = tx.select().from(vnfLcmOpOccs).where(and(eq(vnfLcmOpOccs.vnfInstanceId, inst.id), not(inArray(vnfLcmOpOccs.operationState, [...FINAL_STATES])))).get();
-      if (open) throw conflict(`VNF instance ${inst.id} has operation ${open.id} (${open.operation}) in ${open.operationState}`);
-      const fresh = tx.select().from(vnfInstances).where(eq(vnfInstances.id, inst.id)).get();
-      if (fresh?.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${inst.id} is ${fresh?.instantiationState}; terminate it first`);
-      tx.delete(vnfInstances).where(eq(vnfInstances.id, inst.id)).run();
-    }, { behavior: 'immediate' });
-    refreshPackageUsage(ctx.db, inst.vnfPkgId);
+  r.delete('/vnf_instances/:id', writeI, async (req, res) => {
+    const inst = await loadInstance(res, id(req));
+    const problem = await deleteIdleInstance(db, inst.id);
+    if (problem) throw conflict(problem);
     res.status(204).end();
   });
 
   r.post('/vnf_instances/:id/instantiate', writeI, async (req, res) => {
     const body = parse(InstantiateVnfRequest, req.body);
-    const inst = loadInstance(res, id(req));
-    const pkg = db.select().from(vnfPackages).where(eq(vnfPackages.id, inst.vnfPkgId)).get();
+    const inst = await loadInstance(res, id(req));
+    const pkg = await packageById(db, inst.vnfPkgId);
     const vnfd = pkg?.vnfd as unknown as Vnfd | undefined;
     if (!vnfd) throw conflict(`VNF package ${inst.vnfPkgId} of instance ${inst.id} is gone`);
-    checkAgainstVnfd(ctx, inst.vnfPkgId, vnfd, body);
-    checkDriverParams(ctx, inst.vnfPkgId, vnfd.flavours[body.flavourId], body.additionalParams ?? {});
-    const vim = resolveVim(ctx, { projectId: inst.projectId, all: false }, body.vimConnectionInfo);
+    await checkAgainstVnfd(ctx, inst.vnfPkgId, vnfd, body);
+    await checkDriverParams(ctx, inst.vnfPkgId, vnfd.flavours[body.flavourId], body.additionalParams ?? {});
+    const vim = await resolveVim(ctx, { projectId: inst.projectId, all: false }, body.vimConnectionInfo);
     const op = await startOperation(ctx, {
       scope: scope(res), instanceId: inst.id, operation: 'INSTANTIATE', params: body, write: vim.write,
       precondition: (i) => { if (i.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${i.id} is already INSTANTIATED`); },
@@ -137,17 +129,17 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const requireInstantiated = (i: { id: string; instantiationState: string }) => {
     if (i.instantiationState !== 'INSTANTIATED') throw conflict(`VNF instance ${i.id} is NOT_INSTANTIATED`);
   };
-  const instantiatedInfo = (res: Response, instanceId: string) => {
-    const inst = loadInstance(res, instanceId);
+  const instantiatedInfo = async (res: Response, instanceId: string) => {
+    const inst = await loadInstance(res, instanceId);
     requireInstantiated(inst);
-    const pkg = db.select({ vnfd: vnfPackages.vnfd }).from(vnfPackages).where(eq(vnfPackages.id, inst.vnfPkgId)).get();
+    const pkg = await packageById(db, inst.vnfPkgId);
     const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
     return { inst, info, flavour: (pkg?.vnfd as unknown as Vnfd | undefined)?.flavours[info.flavourId] };
   };
 
   r.post('/vnf_instances/:id/heal', writeI, async (req, res) => {
     const body = parse(HealVnfRequest, req.body ?? {});
-    const { info } = instantiatedInfo(res, id(req));
+    const { info } = await instantiatedInfo(res, id(req));
     const known = new Set([...info.vnfcResourceInfo.map((v) => v.id), ...info.vnfcInfo.map((v) => v.id)]);
     ([] as string[]).concat(body.vnfcInstanceId ?? []).forEach((vnfcId, i) => {
       if (!known.has(vnfcId)) throw badRequest(`vnfcInstanceId${Array.isArray(body.vnfcInstanceId) ? `[${i}]` : ''}: "${vnfcId}" is not a VNFC of VNF instance ${id(req)}`);
@@ -158,7 +150,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
 
   r.post('/vnf_instances/:id/scale', writeI, async (req, res) => {
     const body = parse(ScaleVnfRequest, req.body);
-    const { info, flavour } = instantiatedInfo(res, id(req));
+    const { info, flavour } = await instantiatedInfo(res, id(req));
     if (!flavour) throw conflict(`the VNFD of VNF instance ${id(req)} is gone`);
     try {
       planScale(flavour, info, body);
@@ -173,11 +165,11 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   r.post('/vnf_instances/:id/change_vnfpkg', writeI, async (req, res) => {
     if (v !== 'v2') throw notFound('change_vnfpkg is a /vnflcm/v2 task');
     const body = parse(ChangeCurrentVnfPkgRequest, req.body);
-    const { inst, info } = instantiatedInfo(res, id(req));
+    const { inst, info } = await instantiatedInfo(res, id(req));
     if (body.additionalParams.upgrade_type === 'BlueGreen') {
       throw unprocessable('additionalParams.upgrade_type: BlueGreen is not supported yet on OpenStack; use RollingUpdate');
     }
-    const target = packageForVnfd(db, { projectId: inst.projectId, all: false }, body.vnfdId);
+    const target = await packageForVnfd(db, { projectId: inst.projectId, all: false }, body.vnfdId);
     if (!target) throw unprocessable(`vnfdId: no onboarded VNF package of the instance's project has vnfdId ${body.vnfdId}`);
     if (target.operationalState !== 'ENABLED') throw conflict(`VNF package ${target.id} (vnfdId ${body.vnfdId}) is DISABLED`);
     if (target.id === inst.vnfPkgId) throw unprocessable(`vnfdId: VNF instance ${inst.id} already uses package ${target.id}`);
@@ -191,50 +183,50 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
         if (problem) throw badRequest(`additionalParams.vdu_params[${i}].${side}: ${problem}`);
       }
     });
-    checkCoordinateScripts(ctx, body.additionalParams, { new: target.id, old: inst.vnfPkgId });
+    await checkCoordinateScripts(ctx, body.additionalParams, { new: target.id, old: inst.vnfPkgId });
     const op = await startOperation(ctx, {
       scope: scope(res), instanceId: inst.id, operation: 'CHANGE_VNFPKG', params: body, precondition: requireInstantiated,
       // the target stays IN_USE until the op ends: it cannot be deleted in the middle of the rolling update
-      write: (tx) => { const problem = holdChangeTarget(tx, target.id); if (problem) throw conflict(problem); },
+      write: async (q) => { const problem = await holdChangeTarget(q, target.id); if (problem) throw conflict(problem); },
     });
     accepted(res, op.id);
   });
 
   const readO = authorize('vnf_lcm_op_occs', 'read');
   const writeO = authorize('vnf_lcm_op_occs', 'write');
-  r.get('/vnf_lcm_op_occs', readO, (req, res) => {
-    const rows = listOpOccs(db, listScope(req, res)).map((o) => opOccView(o, v, ctx.cfg, ctx.box));
+  r.get('/vnf_lcm_op_occs', readO, async (req, res) => {
+    const rows = (await listOpOccs(db, listScope(req, res))).map((o) => opOccView(o, v, ctx.cfg, ctx.box));
     res.json(filterRows(rows, req.query, ['operationState', 'vnfInstanceId', 'operation']));
   });
 
-  r.get('/vnf_lcm_op_occs/:id', readO, (req, res) => { res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box)); });
+  r.get('/vnf_lcm_op_occs/:id', readO, async (req, res) => { res.json(opOccView(await loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box)); });
 
-  const needsFailedTemp = (res: Response, opId: string, task: string) => {
-    const o = loadOpOcc(res, opId);
+  const needsFailedTemp = async (res: Response, opId: string, task: string) => {
+    const o = await loadOpOcc(res, opId);
     if (o.operationState !== 'FAILED_TEMP') throw conflict(`${task} needs FAILED_TEMP; operation ${opId} is ${o.operationState}`);
   };
   r.post('/vnf_lcm_op_occs/:id/retry', writeO, async (req, res) => {
-    needsFailedTemp(res, id(req), 'retry');
+    await needsFailedTemp(res, id(req), 'retry');
     await operatorTask(ctx, id(req), retryUpdate.name);
     res.status(202).end();
   });
   r.post('/vnf_lcm_op_occs/:id/rollback', writeO, async (req, res) => {
-    needsFailedTemp(res, id(req), 'rollback');
+    await needsFailedTemp(res, id(req), 'rollback');
     await operatorTask(ctx, id(req), rollbackUpdate.name);
     res.status(202).end();
   });
   r.post('/vnf_lcm_op_occs/:id/fail', writeO, async (req, res) => {
     // Also the way out for an op whose workflow ended without a final state (terminated in the Web UI).
-    const settled = loadOpOcc(res, id(req)).operationState !== 'FAILED_TEMP' && (await settleOrphanedOp(ctx, id(req)));
+    const settled = (await loadOpOcc(res, id(req))).operationState !== 'FAILED_TEMP' && (await settleOrphanedOp(ctx, id(req)));
     if (!settled) {
-      needsFailedTemp(res, id(req), 'fail');
+      await needsFailedTemp(res, id(req), 'fail');
       await operatorTask(ctx, id(req), failUpdate.name);
     }
-    res.json(opOccView(loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box));
+    res.json(opOccView(await loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box));
   });
   r.post('/vnf_lcm_op_occs/:id/cancel', writeO, async (req, res) => {
     const body = parse(CancelModeRequest, req.body ?? {});
-    const o = loadOpOcc(res, id(req));
+    const o = await loadOpOcc(res, id(req));
     if (!['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(o.operationState)) {
       throw conflict(`cancel needs STARTING, PROCESSING or ROLLING_BACK; operation ${o.id} is ${o.operationState}`);
     }
@@ -246,7 +238,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
 }
 
 /** 400 before anything is written when the request does not fit the VNFD. */
-function checkAgainstVnfd(ctx: ApiContext, packageId: string, vnfd: Vnfd, body: InstantiateVnfRequest): void {
+async function checkAgainstVnfd(ctx: ApiContext, packageId: string, vnfd: Vnfd, body: InstantiateVnfRequest): Promise<void> {
   const flavour = vnfd.flavours[body.flavourId];
   if (!flavour) throw badRequest(`flavourId: "${body.flavourId}" is not a flavour of VNFD ${vnfd.vnfdId} (${Object.keys(vnfd.flavours).join(', ')})`);
   if (body.instantiationLevelId && !flavour.instantiationLevels.levels[body.instantiationLevelId]) {
@@ -256,10 +248,7 @@ function checkAgainstVnfd(ctx: ApiContext, packageId: string, vnfd: Vnfd, body: 
     const cpd = flavour.cps[cp.cpdId];
     if (!cpd) throw badRequest(`extVirtualLinks[${i}].extCps[${j}].cpdId: "${cp.cpdId}" is not a CP of flavour ${flavour.flavourId}`);
   }));
-  const files = Object.fromEntries(
-    ctx.db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), like(vnfPackageFiles.path, 'BaseHOT/%')))
-      .all().map((f) => [f.path, f.content]),
-  );
+  const files = await baseHotFiles(ctx.db, packageId);
   try {
     buildStack(vnfd, flavour, files, body, vduCountsForLevel(flavour, body.instantiationLevelId));
   } catch (e) {
@@ -272,28 +261,26 @@ function checkAgainstVnfd(ctx: ApiContext, packageId: string, vnfd: Vnfd, body: 
  * (the new package's for the update, the current one's for the rollback): the workflow could
  * not plan the operation. Names mapped to the built-in coordination action need no file.
  */
-function checkCoordinateScripts(ctx: ApiContext, params: ChangeCurrentVnfPkgRequest['additionalParams'], packages: { new: string; old: string }): void {
+async function checkCoordinateScripts(ctx: ApiContext, params: ChangeCurrentVnfPkgRequest['additionalParams'], packages: { new: string; old: string }): Promise<void> {
   for (const side of ['new', 'old'] as const) {
     const field = `lcm-operation-coordinate-${side}-vnf` as const;
     const path = scriptPath(params[field]);
     if (!path || mappedDriver(path) === 'coordination') continue;
-    const file = ctx.db.select({ path: vnfPackageFiles.path }).from(vnfPackageFiles)
-      .where(and(eq(vnfPackageFiles.packageId, packages[side]), eq(vnfPackageFiles.path, path))).get();
-    if (!file) throw unprocessable(`additionalParams.${field}: "${params[field]}" is not a file of VNF package ${packages[side]} (the ${side === 'new' ? 'target' : 'current'} package)`);
+    if (!(await hasPackageFile(ctx.db, packages[side], path))) throw unprocessable(`additionalParams.${field}: "${params[field]}" is not a file of VNF package ${packages[side]} (the ${side === 'new' ? 'target' : 'current'} package)`);
   }
 }
 
 /** Built-in Mgmt Drivers bound to the flavour's hooks check their additionalParams here (400 before any stack exists). */
-function checkDriverParams(ctx: ApiContext, packageId: string, flavour: VnfdFlavour, additionalParams: Record<string, unknown>): void {
-  const readFile = (p: string) => ctx.db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, p))).get()?.content;
+async function checkDriverParams(ctx: ApiContext, packageId: string, flavour: VnfdFlavour, additionalParams: Record<string, unknown>): Promise<void> {
+  const readFile = (p: string) => packageFile(ctx.db, packageId, p);
   const seen = new Set<string>();
   for (const binding of Object.values(flavour.hooks)) {
-    const runner = resolveHook(binding!, readFile);
+    const runner = await resolveHook(binding!, readFile);
     if (runner.kind !== 'builtin' || !runner.driver.instantiateParams || seen.has(runner.driver.name)) continue;
     seen.add(runner.driver.name);
     const params = parse(runner.driver.instantiateParams, additionalParams, 'additionalParams', ['additionalParams']);
     for (const f of runner.driver.packageFiles?.(params) ?? []) {
-      if (!readFile(f.path)) throw badRequest(`additionalParams.${f.field}: "${f.path}" is not a file of the VNF package`);
+      if (!(await hasPackageFile(ctx.db, packageId, f.path))) throw badRequest(`additionalParams.${f.field}: "${f.path}" is not a file of the VNF package`);
     }
   }
 }

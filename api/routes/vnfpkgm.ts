@@ -4,8 +4,6 @@ import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import AdmZip from 'adm-zip';
-import { and, eq, inArray } from 'drizzle-orm';
-import { vnfPackageFiles, vnfPackages } from '../../common/db/schema';
 import { PackageStore, TooLarge } from '../../vnfpkg/package-store';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound } from '../errors';
@@ -13,7 +11,8 @@ import { parse } from '../validate';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnfpkgm';
 import { packageView } from '../views';
 import { filterRows } from './filter';
-import { findPackage, listPackages } from '../../common/db/repos/packages';
+import { claimUpload, createPackage, deletePackage, findPackage, listPackages, modifyPackage, NoPackage, unclaimUpload } from '../../common/db/repos/packages';
+import { packageFile, packageFiles } from '../../common/db/repos/package-files';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
 import { authorize } from './authorize';
@@ -25,8 +24,8 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   const tooLarge = () => new HttpError(413, `the package is larger than ${maxPackageBytes} bytes (PACKAGE_MAX_BYTES)`);
   const r = Router();
   /** The caller's project's package (admins: any), else 404. */
-  const load = (res: Response, id: string) => {
-    const p = findPackage(db, scopeOf(callerOf(res)), id);
+  const load = async (res: Response, id: string) => {
+    const p = await findPackage(db, scopeOf(callerOf(res)), id);
     if (!p) throw notFound(`VNF package ${id} not found`);
     return p;
   };
@@ -40,28 +39,24 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   r.get('/api_versions', (_req, res) => { res.json({ uriPrefix: '/vnfpkgm/v1', apiVersions: [{ version: '2.6.1', isDeprecated: false }] }); });
 
   // JSON bodies are parsed (and bounded) in app.ts.
-  r.post('/vnf_packages', write, (req, res) => {
+  r.post('/vnf_packages', write, async (req, res) => {
     const body = parse(CreateVnfPkgInfoRequest, req.body ?? {});
     const pkgId = crypto.randomUUID();
-    db.insert(vnfPackages).values({
-      id: pkgId, projectId: callerOf(res).projectId, onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE',
-      userDefinedData: body.userDefinedData ?? {}, createdAt: new Date().toISOString(),
-    }).run();
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(load(res, pkgId)));
+    await createPackage(db, { id: pkgId, projectId: callerOf(res).projectId, userDefinedData: body.userDefinedData ?? {} });
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(await load(res, pkgId)));
   });
 
-  r.get('/vnf_packages', read, (req, res) => {
-    const rows = listPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true')).map(packageView);
+  r.get('/vnf_packages', read, async (req, res) => {
+    const rows = (await listPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'))).map(packageView);
     res.json(filterRows(rows, req.query));
   });
 
-  r.get('/vnf_packages/:id', read, (req, res) => { res.json(packageView(load(res, id(req)))); });
+  r.get('/vnf_packages/:id', read, async (req, res) => { res.json(packageView(await load(res, id(req)))); });
 
-  r.patch('/vnf_packages/:id', write, (req, res) => {
+  r.patch('/vnf_packages/:id', write, async (req, res) => {
     const mods = parse(VnfPkgInfoModifications, req.body);
-    // read-merge-write in one IMMEDIATE transaction: a concurrent PATCH (another API process) cannot lose keys
-    db.transaction(() => {
-      const p = load(res, id(req));
+    // read-merge-write in one transaction: a concurrent PATCH (another API process) cannot lose keys
+    await modifyPackage(db, scopeOf(callerOf(res)), id(req), (p) => {
       if (mods.operationalState) {
         requireOnboarded(p);
         if (mods.operationalState === p.operationalState) throw conflict(`VNF package ${p.id} is already ${p.operationalState}`);
@@ -73,18 +68,18 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
           if (v === null) delete userDefinedData[k]; else userDefinedData[k] = v; // JSON merge patch
         }
       }
-      db.update(vnfPackages).set({ operationalState: mods.operationalState ?? p.operationalState, userDefinedData }).where(eq(vnfPackages.id, p.id)).run();
-    }, { behavior: 'immediate' });
+      return { operationalState: mods.operationalState ?? p.operationalState, userDefinedData };
+    }).catch((e: unknown) => { throw e instanceof NoPackage ? notFound(e.message) : e; });
     res.json(mods);
   });
 
-  r.delete('/vnf_packages/:id', write, (req, res) => {
-    const p = load(res, id(req));
+  r.delete('/vnf_packages/:id', write, async (req, res) => {
+    const p = await load(res, id(req));
     if (p.operationalState !== 'DISABLED' || p.usageState !== 'NOT_IN_USE') {
       throw conflict(`VNF package ${p.id} must be DISABLED and NOT_IN_USE to be deleted (it is ${p.operationalState}, ${p.usageState})`);
     }
     if (['UPLOADING', 'PROCESSING'].includes(p.onboardingState)) throw conflict(`VNF package ${p.id} is ${p.onboardingState}`);
-    db.delete(vnfPackages).where(eq(vnfPackages.id, p.id)).run();
+    await deletePackage(db, p.id);
     try { store.remove(p.id); } catch (e) { ctx.log.warn({ packageId: p.id, err: (e as Error).message }, 'could not remove the package file'); }
     res.status(204).end();
   });
@@ -96,7 +91,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
    * CREATED, with no file, so the caller can PUT again.
    */
   r.put('/vnf_packages/:id/package_content', write, async (req, res) => {
-    const p = load(res, id(req));
+    const p = await load(res, id(req));
     const notCreated = (state: string) => conflict(`VNF package ${p.id} is ${state}; content can only be uploaded in CREATED`);
     if (p.onboardingState !== 'CREATED') throw notCreated(p.onboardingState);
     if (Number(req.get('content-length') ?? 0) > maxPackageBytes) throw tooLarge();
@@ -109,12 +104,13 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     }
     try {
       if (upload.bytes === 0) throw badRequest('package_content: the request body must be the zip file');
-      db.transaction((tx) => {
-        const claimed = tx.update(vnfPackages).set({ onboardingState: 'PROCESSING', onboardingFailureDetails: null })
-          .where(and(eq(vnfPackages.id, p.id), eq(vnfPackages.onboardingState, 'CREATED'))).run();
-        if (claimed.changes === 0) throw notCreated(load(res, p.id).onboardingState);
+      if (!(await claimUpload(db, p.id))) throw notCreated((await load(res, p.id)).onboardingState);
+      try {
         store.commit(upload.file, p.id);
-      }, { behavior: 'immediate' });
+      } catch (e) {
+        await unclaimUpload(db, p.id); // no file in place: CREATED again, the caller can PUT again
+        throw e;
+      }
     } finally {
       fs.rmSync(upload.file, { force: true });
     }
@@ -123,7 +119,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
         workflowId: `onboard-${p.id}-${Date.now()}`, taskQueue: ctx.cfg.taskQueue, args: [{ packageId: p.id }],
       });
     } catch (e) {
-      db.update(vnfPackages).set({ onboardingState: 'CREATED' }).where(eq(vnfPackages.id, p.id)).run();
+      await unclaimUpload(db, p.id);
       store.remove(p.id);
       throw new HttpError(503, `the workflow engine is unavailable (${(e as Error).message}); upload again later`);
     }
@@ -131,7 +127,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   });
 
   r.get('/vnf_packages/:id/package_content', read, async (req, res) => {
-    const p = load(res, id(req));
+    const p = await load(res, id(req));
     requireOnboarded(p);
     let file: fs.ReadStream;
     try {
@@ -143,11 +139,10 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     await pipeline(file, res).catch(() => res.destroy()); // the caller went away mid-download
   });
 
-  r.get('/vnf_packages/:id/vnfd', read, (req, res) => {
-    const p = load(res, id(req));
+  r.get('/vnf_packages/:id/vnfd', read, async (req, res) => {
+    const p = await load(res, id(req));
     requireOnboarded(p);
-    const paths = [...(p.vnfdFiles ?? []), 'TOSCA-Metadata/TOSCA.meta'];
-    const files = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, p.id), inArray(vnfPackageFiles.path, paths))).all();
+    const files = await packageFiles(db, p.id, [...(p.vnfdFiles ?? []), 'TOSCA-Metadata/TOSCA.meta']);
     const accept = req.get('accept') ?? '*/*';
     const wantsZip = /application\/zip|\*\/\*/.test(accept);
     const yamls = files.filter((f) => f.path !== 'TOSCA-Metadata/TOSCA.meta');
@@ -161,14 +156,14 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     res.type('application/zip').send(z.toBuffer());
   });
 
-  r.get('/vnf_packages/:id/artifacts/*artifactPath', read, (req, res) => {
-    const p = load(res, id(req));
+  r.get('/vnf_packages/:id/artifacts/*artifactPath', read, async (req, res) => {
+    const p = await load(res, id(req));
     requireOnboarded(p);
     const parts = (req.params as unknown as { artifactPath: string[] }).artifactPath;
     const path = parts.join('/');
-    const f = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, p.id), eq(vnfPackageFiles.path, path))).get();
-    if (!f) throw notFound(`artifact ${path} not found in VNF package ${p.id}`);
-    res.type('application/octet-stream').send(f.content);
+    const content = await packageFile(db, p.id, path);
+    if (!content) throw notFound(`artifact ${path} not found in VNF package ${p.id}`);
+    res.type('application/octet-stream').send(content);
   });
 
   return r;

@@ -10,30 +10,31 @@
  * cannot onboard a vnfdId twice, common/db/repos/packages.ts).
  */
 import { and, eq, notInArray, sql } from 'drizzle-orm';
-import type { Db } from './index';
-import { vnfInstances, vnfLcmOpOccs, vnfPackages } from './schema';
+import type { Q, Store } from './store';
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-type DbOrTx = Db | Tx;
 const ENDED = ['COMPLETED', 'FAILED', 'ROLLED_BACK'];
 
 /** A change_vnfpkg op that has not ended and moves an instance of `projectId` to `vnfdId`. */
-function changingTo(db: DbOrTx, projectId: string, vnfdId: string | null): boolean {
+async function changingTo({ db, t, dialect }: Q, projectId: string, vnfdId: string | null): Promise<boolean> {
   if (!vnfdId) return false;
-  return !!db.select({ id: vnfLcmOpOccs.id }).from(vnfLcmOpOccs).where(and(
-    eq(vnfLcmOpOccs.operation, 'CHANGE_VNFPKG'),
-    notInArray(vnfLcmOpOccs.operationState, ENDED),
-    eq(vnfLcmOpOccs.projectId, projectId),
-    sql`json_extract(${vnfLcmOpOccs.operationParams}, '$.vnfdId') = ${vnfdId}`,
-  )).get();
+  const params = t.vnfLcmOpOccs.operationParams;
+  const targetVnfd = dialect === 'postgres' ? sql`${params}->>'vnfdId'` : sql`json_extract(${params}, '$.vnfdId')`;
+  const rows = await db.select({ id: t.vnfLcmOpOccs.id }).from(t.vnfLcmOpOccs).where(and(
+    eq(t.vnfLcmOpOccs.operation, 'CHANGE_VNFPKG'),
+    notInArray(t.vnfLcmOpOccs.operationState, ENDED),
+    eq(t.vnfLcmOpOccs.projectId, projectId),
+    sql`${targetVnfd} = ${vnfdId}`,
+  )).limit(1);
+  return rows.length > 0;
 }
 
-export function refreshPackageUsage(db: DbOrTx, packageId: string): void {
-  const pkg = db.select().from(vnfPackages).where(eq(vnfPackages.id, packageId)).get();
+export async function refreshPackageUsage(q: Q, packageId: string): Promise<void> {
+  const { db, t } = q;
+  const [pkg] = await db.select().from(t.vnfPackages).where(eq(t.vnfPackages.id, packageId)).limit(1);
   if (!pkg) return;
-  const used = db.select({ id: vnfInstances.id }).from(vnfInstances).where(eq(vnfInstances.vnfPkgId, packageId)).get()
-    || (pkg.onboardingState === 'ONBOARDED' && changingTo(db, pkg.projectId, pkg.vnfdId));
-  db.update(vnfPackages).set({ usageState: used ? 'IN_USE' : 'NOT_IN_USE' }).where(eq(vnfPackages.id, packageId)).run();
+  const used = (await db.select({ id: t.vnfInstances.id }).from(t.vnfInstances).where(eq(t.vnfInstances.vnfPkgId, packageId)).limit(1)).length > 0
+    || (pkg.onboardingState === 'ONBOARDED' && await changingTo(q, pkg.projectId, pkg.vnfdId));
+  await db.update(t.vnfPackages).set({ usageState: used ? 'IN_USE' : 'NOT_IN_USE' }).where(eq(t.vnfPackages.id, packageId));
 }
 
 /**
@@ -41,22 +42,28 @@ export function refreshPackageUsage(db: DbOrTx, packageId: string): void {
  * onboarded and ENABLED (a PATCH or DELETE may have come in since the route
  * looked), and is IN_USE from now on. Returns why not, or undefined.
  */
-export function holdChangeTarget(tx: Tx, packageId: string): string | undefined {
-  const pkg = tx.select().from(vnfPackages).where(eq(vnfPackages.id, packageId)).get();
+export async function holdChangeTarget({ db, t }: Q, packageId: string): Promise<string | undefined> {
+  const [pkg] = await db.select().from(t.vnfPackages).where(eq(t.vnfPackages.id, packageId)).limit(1);
   if (!pkg || pkg.onboardingState !== 'ONBOARDED') return `VNF package ${packageId} is gone`;
   if (pkg.operationalState !== 'ENABLED') return `VNF package ${packageId} (vnfdId ${pkg.vnfdId}) is DISABLED`;
-  tx.update(vnfPackages).set({ usageState: 'IN_USE' }).where(eq(vnfPackages.id, packageId)).run();
+  await db.update(t.vnfPackages).set({ usageState: 'IN_USE' }).where(eq(t.vnfPackages.id, packageId));
   return undefined;
 }
 
 /** After a change_vnfpkg op ended: its target is IN_USE only if an instance now uses it. */
-export function releaseChangeTarget(db: Db, opOccId: string): void {
-  db.transaction((tx) => {
-    const op = tx.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get();
+export function releaseChangeTarget(store: Store, opOccId: string): Promise<void> {
+  return store.tx(async (q) => {
+    const { db, t } = q;
+    const [op] = await db.select().from(t.vnfLcmOpOccs).where(eq(t.vnfLcmOpOccs.id, opOccId)).limit(1);
     const vnfdId = (op?.operationParams as { vnfdId?: unknown } | undefined)?.vnfdId;
     if (op?.operation !== 'CHANGE_VNFPKG' || typeof vnfdId !== 'string') return;
-    const targets = tx.select({ id: vnfPackages.id }).from(vnfPackages)
-      .where(and(eq(vnfPackages.projectId, op.projectId), eq(vnfPackages.vnfdId, vnfdId))).all();
-    for (const t of targets) refreshPackageUsage(tx, t.id);
-  }, { behavior: 'immediate' }); // read-then-write
+    const targets = await db.select({ id: t.vnfPackages.id }).from(t.vnfPackages)
+      .where(and(eq(t.vnfPackages.projectId, op.projectId), eq(t.vnfPackages.vnfdId, vnfdId)));
+    for (const p of targets) await refreshPackageUsage(q, p.id);
+  });
+}
+
+/** Recomputes one package's usage state on its own (after an instance moved off it, say). */
+export function refreshUsage(store: Store, packageId: string): Promise<void> {
+  return store.tx((q) => refreshPackageUsage(q, packageId));
 }

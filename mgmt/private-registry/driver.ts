@@ -10,7 +10,7 @@ import { installSteps } from './steps';
 
 async function install(ctx: DriverContext): Promise<void> {
   const p = PrivateRegistryAdditionalParams.parse(ctx.additionalParams).private_registry_installation_param;
-  const image = p.image_path ? { content: ctx.packageFile(p.image_path), name: p.image_path.split('/').pop()! } : undefined;
+  const image = p.image_path ? { content: await ctx.packageFile(p.image_path), name: p.image_path.split('/').pop()! } : undefined;
   const secrets = [p.ssh_password, p.proxy?.http_proxy, p.proxy?.https_proxy].filter((s): s is string => !!s);
   for (const vnfc of ctx.vnfcs) {
     const host = await ctx.addressOf(vnfc, p.ssh_cp_name);

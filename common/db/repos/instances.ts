@@ -1,24 +1,63 @@
-/** VNF instances and their op occs as a project sees them. */
-import { eq } from 'drizzle-orm';
-import type { Db } from '..';
-import { vnfInstances, vnfLcmOpOccs } from '../schema';
+/** VNF instances: as a project sees them (Scope), and as the workflows change them. */
+import { and, eq, inArray, not } from 'drizzle-orm';
+import type { Q, Store } from '../store';
+import { FINAL_STATES } from '../../../engine/contracts';
+import { refreshPackageUsage } from '../package-usage';
+import { first, type InstanceInsert, type InstanceRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 
-export type InstanceRow = typeof vnfInstances.$inferSelect;
-export type OpOccRow = typeof vnfLcmOpOccs.$inferSelect;
+export type { InstanceRow };
 
-export function listInstances(db: Db, scope: Scope): InstanceRow[] {
-  return db.select().from(vnfInstances).where(owned(vnfInstances.projectId, scope)).all();
+export function listInstances(store: Store, scope: Scope): Promise<InstanceRow[]> {
+  return store.read(({ db, t }) => db.select().from(t.vnfInstances).where(owned(t.vnfInstances.projectId, scope)));
 }
 
-export function findInstance(db: Db, scope: Scope, id: string): InstanceRow | undefined {
-  return db.select().from(vnfInstances).where(ownedAnd(vnfInstances.projectId, scope, eq(vnfInstances.id, id))).get();
+export function findInstance(store: Store, scope: Scope, id: string): Promise<InstanceRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.vnfInstances).where(ownedAnd(t.vnfInstances.projectId, scope, eq(t.vnfInstances.id, id))).limit(1)));
 }
 
-export function listOpOccs(db: Db, scope: Scope): OpOccRow[] {
-  return db.select().from(vnfLcmOpOccs).where(owned(vnfLcmOpOccs.projectId, scope)).all();
+/** An instance of any project (the system's view). */
+export function instanceById(store: Store, id: string): Promise<InstanceRow | undefined> {
+  return store.read((q) => instanceIn(q, id));
 }
 
-export function findOpOcc(db: Db, scope: Scope, id: string): OpOccRow | undefined {
-  return db.select().from(vnfLcmOpOccs).where(ownedAnd(vnfLcmOpOccs.projectId, scope, eq(vnfLcmOpOccs.id, id))).get();
+/** Inside a transaction: the instance row as it is now. */
+export function instanceIn({ db, t }: Q, id: string): Promise<InstanceRow | undefined> {
+  return first(db.select().from(t.vnfInstances).where(eq(t.vnfInstances.id, id)).limit(1));
+}
+
+/** A new NOT_INSTANTIATED instance; its package is IN_USE from now on. */
+export function createInstance(store: Store, row: InstanceInsert): Promise<void> {
+  return store.tx(async (q) => {
+    await q.db.insert(q.t.vnfInstances).values(row);
+    await refreshPackageUsage(q, row.vnfPkgId);
+  });
+}
+
+/**
+ * Deletes a NOT_INSTANTIATED instance with no operation running (even an
+ * instantiate, while the instance is NOT_INSTANTIATED, owns it). Returns why
+ * not, or undefined once it is gone (its package's usage follows).
+ */
+export function deleteIdleInstance(store: Store, id: string): Promise<string | undefined> {
+  return store.tx(async (q) => {
+    const { db, t } = q;
+    const open = await first(db.select().from(t.vnfLcmOpOccs)
+      .where(and(eq(t.vnfLcmOpOccs.vnfInstanceId, id), not(inArray(t.vnfLcmOpOccs.operationState, [...FINAL_STATES])))).limit(1));
+    if (open) return `VNF instance ${id} has operation ${open.id} (${open.operation}) in ${open.operationState}`;
+    const fresh = await instanceIn(q, id);
+    if (fresh?.instantiationState !== 'NOT_INSTANTIATED') return `VNF instance ${id} is ${fresh?.instantiationState}; terminate it first`;
+    await db.delete(t.vnfInstances).where(eq(t.vnfInstances.id, id));
+    await refreshPackageUsage(q, fresh.vnfPkgId);
+    return undefined;
+  });
+}
+
+/** Another instance that runs on this VIM, if any. */
+export function instanceOnVim(store: Store, vimId: string): Promise<{ id: string } | undefined> {
+  return store.read(({ db, t }) => first(db.select({ id: t.vnfInstances.id }).from(t.vnfInstances).where(eq(t.vnfInstances.vimId, vimId)).limit(1)));
+}
+
+export function setStackId(store: Store, vnfInstanceId: string, stackId: string | null): Promise<void> {
+  return store.read(async ({ db, t }) => { await db.update(t.vnfInstances).set({ stackId }).where(eq(t.vnfInstances.id, vnfInstanceId)); });
 }

@@ -1,17 +1,18 @@
-/** VNF packages as a project sees them. */
-import { and, desc, eq } from 'drizzle-orm';
-import type { Db } from '..';
-import { vnfPackages } from '../schema';
+/** VNF packages: as a project sees them (Scope), and their onboarding states. */
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { Store } from '../store';
+import { first, type PackageRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 
-export type PackageRow = typeof vnfPackages.$inferSelect;
+export type { PackageRow };
+type Json = Record<string, unknown>;
 
-export function listPackages(db: Db, scope: Scope): PackageRow[] {
-  return db.select().from(vnfPackages).where(owned(vnfPackages.projectId, scope)).all();
+export function listPackages(store: Store, scope: Scope): Promise<PackageRow[]> {
+  return store.read(({ db, t }) => db.select().from(t.vnfPackages).where(owned(t.vnfPackages.projectId, scope)));
 }
 
-export function findPackage(db: Db, scope: Scope, id: string): PackageRow | undefined {
-  return db.select().from(vnfPackages).where(ownedAnd(vnfPackages.projectId, scope, eq(vnfPackages.id, id))).get();
+export function findPackage(store: Store, scope: Scope, id: string): Promise<PackageRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.vnfPackages).where(ownedAnd(t.vnfPackages.projectId, scope, eq(t.vnfPackages.id, id))).limit(1)));
 }
 
 /**
@@ -19,8 +20,104 @@ export function findPackage(db: Db, scope: Scope, id: string): PackageRow | unde
  * cannot onboard a vnfdId twice), preferring ENABLED. Another project's
  * package of the same vnfdId is never picked: nobody can shadow your VNFD.
  */
-export function packageForVnfd(db: Db, scope: Scope, vnfdId: string): PackageRow | undefined {
-  return db.select().from(vnfPackages)
-    .where(and(eq(vnfPackages.vnfdId, vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED'), owned(vnfPackages.projectId, scope)))
-    .orderBy(desc(eq(vnfPackages.operationalState, 'ENABLED')), desc(vnfPackages.createdAt)).get();
+export function packageForVnfd(store: Store, scope: Scope, vnfdId: string): Promise<PackageRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.vnfPackages)
+    .where(and(eq(t.vnfPackages.vnfdId, vnfdId), eq(t.vnfPackages.onboardingState, 'ONBOARDED'), owned(t.vnfPackages.projectId, scope)))
+    .orderBy(desc(eq(t.vnfPackages.operationalState, 'ENABLED')), desc(t.vnfPackages.createdAt)).limit(1)));
+}
+
+export function createPackage(store: Store, row: { id: string; projectId: string; userDefinedData: Json }): Promise<void> {
+  return store.read(async ({ db, t }) => {
+    await db.insert(t.vnfPackages).values({
+      ...row, onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE', createdAt: new Date().toISOString(),
+    });
+  });
+}
+
+/**
+ * Read-merge-write in one transaction (a concurrent PATCH, from another API
+ * process too, cannot lose keys): `change` gets the fresh row and returns the
+ * new operationalState and userDefinedData, or throws to write nothing.
+ */
+export function modifyPackage(store: Store, scope: Scope, id: string,
+  change: (p: PackageRow) => Pick<PackageRow, 'operationalState' | 'userDefinedData'>): Promise<void> {
+  return store.tx(async ({ db, t }) => {
+    const p = await first(db.select().from(t.vnfPackages).where(ownedAnd(t.vnfPackages.projectId, scope, eq(t.vnfPackages.id, id))).limit(1));
+    if (!p) throw new NoPackage(id);
+    await db.update(t.vnfPackages).set(change(p)).where(eq(t.vnfPackages.id, id));
+  });
+}
+
+export class NoPackage extends Error {
+  constructor(readonly packageId: string) { super(`VNF package ${packageId} not found`); }
+}
+
+/** Deletes the package (its files go with it: foreign key, on delete cascade). */
+export function deletePackage(store: Store, id: string): Promise<void> {
+  return store.read(async ({ db, t }) => { await db.delete(t.vnfPackages).where(eq(t.vnfPackages.id, id)); });
+}
+
+/** CREATED -> PROCESSING, only from CREATED (one statement: two uploads cannot both win); false when it was not CREATED. */
+export function claimUpload(store: Store, id: string): Promise<boolean> {
+  return store.read(async ({ db, t }) => (await db.update(t.vnfPackages).set({ onboardingState: 'PROCESSING', onboardingFailureDetails: null })
+    .where(and(eq(t.vnfPackages.id, id), eq(t.vnfPackages.onboardingState, 'CREATED'))).returning({ id: t.vnfPackages.id })).length > 0);
+}
+
+/** Back to CREATED (the upload could not be put in place, or the onboarding workflow not started). */
+export function unclaimUpload(store: Store, id: string): Promise<void> {
+  return store.read(async ({ db, t }) => { await db.update(t.vnfPackages).set({ onboardingState: 'CREATED' }).where(eq(t.vnfPackages.id, id)); });
+}
+
+/** UPLOADING (only older versions set it) back to CREATED; returns how many. */
+export function resetUploading(store: Store): Promise<number> {
+  return store.read(async ({ db, t }) => (await db.update(t.vnfPackages).set({ onboardingState: 'CREATED' })
+    .where(eq(t.vnfPackages.onboardingState, 'UPLOADING')).returning({ id: t.vnfPackages.id })).length);
+}
+
+export async function processingPackageIds(store: Store): Promise<string[]> {
+  const rows = await store.read(({ db, t }) => db.select({ id: t.vnfPackages.id }).from(t.vnfPackages).where(eq(t.vnfPackages.onboardingState, 'PROCESSING')));
+  return rows.map((r) => r.id);
+}
+
+/** A package of any project (the system's view). */
+export function packageById(store: Store, id: string): Promise<PackageRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.vnfPackages).where(eq(t.vnfPackages.id, id)).limit(1)));
+}
+
+export interface Onboarded {
+  vnfdId: string;
+  fields: Pick<PackageRow, 'vnfProvider' | 'vnfProductName' | 'vnfSoftwareVersion' | 'vnfdVersion' | 'checksum' | 'vnfd' | 'vnfdFiles' | 'softwareImages' | 'additionalArtifacts'>;
+  files: Record<string, Buffer>;
+}
+
+/**
+ * The package ONBOARDED and ENABLED with its files, in one transaction; or,
+ * when its project has already onboarded the vnfdId (one package per vnfdId
+ * in a project, as Tacker), nothing and the id of that package.
+ */
+export function recordOnboarded(store: Store, id: string, o: Onboarded): Promise<{ twin?: string }> {
+  return store.tx(async ({ db, t }) => {
+    const self = await first(db.select({ projectId: t.vnfPackages.projectId }).from(t.vnfPackages).where(eq(t.vnfPackages.id, id)).limit(1));
+    const twin = await first(db.select({ id: t.vnfPackages.id }).from(t.vnfPackages).where(and(
+      eq(t.vnfPackages.projectId, self?.projectId ?? ''), eq(t.vnfPackages.vnfdId, o.vnfdId), eq(t.vnfPackages.onboardingState, 'ONBOARDED'), ne(t.vnfPackages.id, id),
+    )).limit(1));
+    if (twin) return { twin: twin.id };
+    await db.delete(t.vnfPackageFiles).where(eq(t.vnfPackageFiles.packageId, id));
+    for (const [path, content] of Object.entries(o.files)) await db.insert(t.vnfPackageFiles).values({ packageId: id, path, content });
+    await db.update(t.vnfPackages).set({
+      onboardingState: 'ONBOARDED', operationalState: 'ENABLED', onboardingFailureDetails: null, vnfdId: o.vnfdId, ...o.fields,
+    }).where(eq(t.vnfPackages.id, id));
+    return {};
+  });
+}
+
+/** Onboarding failed: CREATED and DISABLED again, no files, and why. */
+export function recordOnboardingFailed(store: Store, id: string, reason: string): Promise<void> {
+  return store.tx(async ({ db, t }) => {
+    await db.delete(t.vnfPackageFiles).where(eq(t.vnfPackageFiles.packageId, id));
+    await db.update(t.vnfPackages).set({
+      onboardingState: 'CREATED', operationalState: 'DISABLED',
+      onboardingFailureDetails: { title: 'Onboarding failed', status: 422, detail: reason },
+    }).where(eq(t.vnfPackages.id, id));
+  });
 }

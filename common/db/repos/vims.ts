@@ -2,29 +2,95 @@
  * VIMs as a project sees them: its own, plus the configured default VIM,
  * which belongs to the admin project and is shared read-only with all.
  */
+import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
-import type { Db } from '..';
-import { vims } from '../schema';
+import type { Q, Store } from '../store';
+import { first, type VimInsert, type VimRow } from './rows';
 import { owned, ownedAnd, ownedOrShared, type Scope } from './scope';
 
-export type VimRow = typeof vims.$inferSelect;
+export type { VimRow };
 
-export function listVims(db: Db, scope: Scope): VimRow[] {
-  return db.select().from(vims).where(ownedOrShared(vims.projectId, vims.shared, scope)).orderBy(vims.createdAt).all();
+export function listVims(store: Store, scope: Scope): Promise<VimRow[]> {
+  return store.read(({ db, t }) => db.select().from(t.vims).where(ownedOrShared(t.vims.projectId, t.vims.shared, scope)).orderBy(t.vims.createdAt));
 }
 
 /** A VIM the project may use (its own or shared). */
-export function findUsableVim(db: Db, scope: Scope, id: string): VimRow | undefined {
-  return db.select().from(vims).where(and(ownedOrShared(vims.projectId, vims.shared, scope), eq(vims.id, id))).get();
+export function findUsableVim(store: Store, scope: Scope, id: string): Promise<VimRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.vims).where(and(ownedOrShared(t.vims.projectId, t.vims.shared, scope), eq(t.vims.id, id))).limit(1)));
 }
 
 /** A VIM the project may change: its own (admins: any). */
-export function findOwnedVim(db: Db, scope: Scope, id: string): VimRow | undefined {
-  return db.select().from(vims).where(ownedAnd(vims.projectId, scope, eq(vims.id, id))).get();
+export function findOwnedVim(store: Store, scope: Scope, id: string): Promise<VimRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.vims).where(ownedAnd(t.vims.projectId, scope, eq(t.vims.id, id))).limit(1)));
 }
 
 /** Where an instantiate without vimConnectionInfo goes: the project's own default VIM, else the shared default. */
-export function defaultVimFor(db: Db, scope: Scope): VimRow | undefined {
-  const own = scope.all ? undefined : db.select().from(vims).where(and(owned(vims.projectId, scope), eq(vims.isDefault, true))).get();
-  return own ?? db.select().from(vims).where(and(eq(vims.shared, true), eq(vims.isDefault, true))).orderBy(desc(vims.createdAt)).get();
+export function defaultVimFor(store: Store, scope: Scope): Promise<VimRow | undefined> {
+  return store.read(async ({ db, t }) => {
+    const own = scope.all ? undefined : await first(db.select().from(t.vims).where(and(owned(t.vims.projectId, scope), eq(t.vims.isDefault, true))).limit(1));
+    return own ?? first(db.select().from(t.vims).where(and(eq(t.vims.shared, true), eq(t.vims.isDefault, true))).orderBy(desc(t.vims.createdAt)).limit(1));
+  });
+}
+
+/** Any project's VIM (the system's view: workers open clients with it). */
+export function vimById(store: Store, id: string): Promise<VimRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.vims).where(eq(t.vims.id, id)).limit(1)));
+}
+
+/** One default VIM per project: a new default clears the old mark, in the same transaction. */
+async function clearDefaults({ db, t }: Q, projectId: string): Promise<void> {
+  await db.update(t.vims).set({ isDefault: false }).where(eq(t.vims.projectId, projectId));
+}
+
+export function registerVim(store: Store, row: VimInsert & { projectId: string }): Promise<void> {
+  return store.tx(async (q) => {
+    if (row.isDefault) await clearDefaults(q, row.projectId);
+    await q.db.insert(q.t.vims).values(row);
+  });
+}
+
+export function updateVim(store: Store, current: Pick<VimRow, 'id' | 'projectId'>, set: Partial<Omit<VimRow, 'id' | 'projectId'>>): Promise<void> {
+  return store.tx(async (q) => {
+    if (set.isDefault) await clearDefaults(q, current.projectId);
+    await q.db.update(q.t.vims).set(set).where(eq(q.t.vims.id, current.id));
+  });
+}
+
+export function deleteVim(store: Store, id: string): Promise<void> {
+  return store.read(async ({ db, t }) => { await db.delete(t.vims).where(eq(t.vims.id, id)); });
+}
+
+/** Whether any project has a VIM of this id. */
+export async function vimIdTaken(store: Store, id: string): Promise<boolean> {
+  return (await store.read(({ db, t }) => db.select({ id: t.vims.id }).from(t.vims).where(eq(t.vims.id, id)).limit(1))).length > 0;
+}
+
+/**
+ * Inside the operation's transaction: an inline VIM (vimConnectionInfo with
+ * credentials) created, or updated when the project owns that id. False when
+ * another project owns it (nothing written).
+ */
+export async function upsertInlineVim({ db, t }: Q, projectId: string, id: string,
+  row: Omit<VimInsert, 'id' | 'projectId' | 'shared' | 'isDefault' | 'createdAt'> & { updatedAt: string }): Promise<boolean> {
+  const written = await db.insert(t.vims).values({ id, projectId, shared: false, isDefault: false, createdAt: row.updatedAt, ...row })
+    .onConflictDoUpdate({ target: t.vims.id, set: row, setWhere: eq(t.vims.projectId, projectId) }).returning({ id: t.vims.id });
+  return written.length > 0;
+}
+
+/**
+ * The configured default VIM as the one shared default row (named
+ * 'default'), created or refreshed; `projectId` undefined keeps the owner of
+ * an existing row. Returns its id.
+ */
+export function saveConfiguredDefaultVim(store: Store, row: Omit<VimInsert, 'id' | 'createdAt' | 'projectId'> & { projectId?: string }): Promise<string> {
+  return store.tx(async ({ db, t }) => {
+    const existing = await first(db.select({ id: t.vims.id }).from(t.vims).where(and(eq(t.vims.isDefault, true), eq(t.vims.name, 'default'))).limit(1));
+    if (existing) {
+      await db.update(t.vims).set(row).where(eq(t.vims.id, existing.id));
+      return existing.id;
+    }
+    const id = crypto.randomUUID();
+    await db.insert(t.vims).values({ id, createdAt: new Date().toISOString(), ...row, projectId: row.projectId ?? '' });
+    return id;
+  });
 }

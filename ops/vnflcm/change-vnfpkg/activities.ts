@@ -5,9 +5,10 @@
  * the single coordination exchanges (the workflow does the waiting).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { and, eq } from 'drizzle-orm';
-import { packageForVnfd } from '../../../common/db/repos/packages';
-import { vnfInstances, vnfLcmOpOccs, vnfPackageFiles, vnfPackages } from '../../../common/db/schema';
+import { packageById, packageForVnfd } from '../../../common/db/repos/packages';
+import { hasPackageFile } from '../../../common/db/repos/package-files';
+import { updateInstanceAndOpOcc, upsertCoordination } from '../../../common/db/repos/op-occs';
+import { forgetHostKeys } from '../../../common/db/repos/host-keys';
 import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../../../coord/client';
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
 import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
@@ -20,8 +21,6 @@ import { redact } from '../../../common/secrets';
 import type { ActivityDeps } from '../../../activities/deps';
 import { flavourOf, loadInstance, loadOpOcc, opParams } from '../../../activities/records';
 import { currentCounts, stackSpecFor } from '../../../activities/stack';
-import { refreshPackageUsage } from '../../../common/db/package-usage';
-import { forgetHostKeys } from '../../../activities/host-keys';
 
 export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }
 export type CoordMode = { kind: 'builtin' | 'script' | 'none'; timeoutMs: number };
@@ -50,12 +49,12 @@ export { scriptPath };
 
 export function changeVnfpkgActivities(deps: ActivityDeps) {
   const { db, box, cfg } = deps;
-  const request = (opOccId: string) => opParams<ChangeCurrentVnfPkgRequest>(box, loadOpOcc(db, opOccId));
+  const request = async (opOccId: string) => opParams<ChangeCurrentVnfPkgRequest>(box, await loadOpOcc(db, opOccId));
 
   /** The vnfc_param for a VNFC (new, or old when rolling back), with its secrets. */
-  const vnfcParam = (opOccId: string, vnfcId: string, isRollback: boolean) => {
-    const op = loadOpOcc(db, opOccId);
-    const inst = loadInstance(db, op.vnfInstanceId);
+  const vnfcParam = async (opOccId: string, vnfcId: string, isRollback: boolean) => {
+    const op = await loadOpOcc(db, opOccId);
+    const inst = await loadInstance(db, op.vnfInstanceId);
     const vnfc = (inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo).vnfcResourceInfo.find((v) => v.id === vnfcId);
     if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
     const vp = opParams<ChangeCurrentVnfPkgRequest>(box, op).additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
@@ -80,13 +79,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
 
   /** lcmCoordinations[] / rejectedLcmCoordinations[] of the op occ, entries upserted by id. */
   const record = (opOccId: string, list: 'lcmCoordinations' | 'rejectedLcmCoordinations', entry: Record<string, unknown>) => {
-    db.transaction((tx) => {
-      const op = tx.select().from(vnfLcmOpOccs).where(eq(vnfLcmOpOccs.id, opOccId)).get()!;
-      const items = [...(op[list] ?? [])];
-      const at = entry.id ? items.findIndex((e) => e.id === entry.id) : -1;
-      if (at >= 0) items[at] = { ...items[at], ...entry }; else items.push(entry);
-      tx.update(vnfLcmOpOccs).set({ [list]: items }).where(eq(vnfLcmOpOccs.id, opOccId)).run();
-    }, { behavior: 'immediate' }); // read-then-write
+    return upsertCoordination(db, opOccId, list, entry);
   };
   const recordResult = (opOccId: string, coord: LcmCoord, delay?: number) => record(opOccId, 'lcmCoordinations', {
     id: coord.id, coordinationActionName: coord.coordinationActionName, coordinationResult: coord.coordinationResult,
@@ -99,21 +92,19 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
 
   return {
     async describeChangeVnfpkg({ opOccId }: { opOccId: string }): Promise<ChangeVnfpkgPlan> {
-      const op = loadOpOcc(db, opOccId);
-      const { inst } = flavourOf(db, box, op);
+      const op = await loadOpOcc(db, opOccId);
+      const { inst } = await flavourOf(db, box, op);
       const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
       // The package the API accepted and holds IN_USE for this op: the instance's project's (common/db/package-usage.ts).
-      const pkg = packageForVnfd(db, { projectId: op.projectId, all: false }, req.vnfdId);
+      const pkg = await packageForVnfd(db, { projectId: op.projectId, all: false }, req.vnfdId);
       if (!pkg) throw ApplicationFailure.nonRetryable(`no onboarded package has vnfdId ${req.vnfdId}`, 'InvalidInput');
       const targets = rollingTargets(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, req.additionalParams.vdu_params.map((p) => p.vdu_id));
-      const packageFile = (packageId: string, p: string) => db.select().from(vnfPackageFiles)
-        .where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, p))).get()?.content;
-      const mode = (script: string | undefined, packageId: string, param: VnfcParam | undefined): CoordMode => {
+      const mode = async (script: string | undefined, packageId: string, param: VnfcParam | undefined): Promise<CoordMode> => {
         const timeoutMs = (param?.timeout ?? DEFAULT_COORD_TIMEOUT_S) * 1000;
         const path = scriptPath(script);
         if (path && mappedDriver(path) === BUILTIN) return { kind: param?.endpoint ? 'builtin' : 'none', timeoutMs };
         if (path) {
-          if (!packageFile(packageId, path)) throw ApplicationFailure.nonRetryable(`coordinate script ${path} is not in package ${packageId}`, 'InvalidInput');
+          if (!(await hasPackageFile(db, packageId, path))) throw ApplicationFailure.nonRetryable(`coordinate script ${path} is not in package ${packageId}`, 'InvalidInput');
           return { kind: 'script', timeoutMs };
         }
         return { kind: param?.endpoint ? 'builtin' : 'none', timeoutMs };
@@ -122,8 +113,8 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       for (const t of targets) {
         const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === t.vduId);
         coordination[t.vnfcId] = {
-          new: mode(req.additionalParams['lcm-operation-coordinate-new-vnf'], pkg.id, vp?.new_vnfc_param),
-          old: mode(req.additionalParams['lcm-operation-coordinate-old-vnf'], inst.vnfPkgId, vp?.old_vnfc_param),
+          new: await mode(req.additionalParams['lcm-operation-coordinate-new-vnf'], pkg.id, vp?.new_vnfc_param),
+          old: await mode(req.additionalParams['lcm-operation-coordinate-old-vnf'], inst.vnfPkgId, vp?.old_vnfc_param),
         };
       }
       return { oldPackageId: inst.vnfPkgId, newPackageId: pkg.id, targets, coordination };
@@ -140,16 +131,16 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       /** The VNFC this update moves; Heat rebuilds its server on the other image: a new disk, so a new SSH host key. */
       rebuilt?: string;
     }): Promise<void> {
-      const op = loadOpOcc(db, a.opOccId);
-      const { inst, flavour } = flavourOf(db, box, op);
+      const op = await loadOpOcc(db, a.opOccId);
+      const { inst, flavour } = await flavourOf(db, box, op);
       const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
-      const newOn = rollingTargets(info, request(a.opOccId).additionalParams.vdu_params.map((p) => p.vdu_id))
+      const newOn = rollingTargets(info, (await request(a.opOccId)).additionalParams.vdu_params.map((p) => p.vdu_id))
         .slice(a.newFrom, a.newTo).map((t) => t.heatResourceName);
       const counts = currentCounts(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, Object.keys(flavour.vdus));
       // The new package is read only when this update puts something on it: a rollback that has
       // already moved every VNFC back does not depend on it.
-      const oldSpec = stackSpecFor(deps, a.opOccId, counts, a.oldPackageId);
-      const newSpec = a.templateFrom === a.newPackageId || newOn.length ? stackSpecFor(deps, a.opOccId, counts, a.newPackageId) : oldSpec;
+      const oldSpec = await stackSpecFor(deps, a.opOccId, counts, a.oldPackageId);
+      const newSpec = a.templateFrom === a.newPackageId || newOn.length ? await stackSpecFor(deps, a.opOccId, counts, a.newPackageId) : oldSpec;
       const spec = a.templateFrom === a.newPackageId ? newSpec : oldSpec;
       const nfv = structuredClone(oldSpec.parameters.nfv) as { VDU: Record<string, unknown>; CP: Record<string, unknown> };
       const newNfv = newSpec.parameters.nfv as typeof nfv;
@@ -161,34 +152,35 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
           if (newNfv[section]?.[t.key] !== undefined) nfv[section][t.key] = newNfv[section][t.key];
         }
       }
-      const heat = heatForVim(db, box, inst.vimId!);
+      const heat = await heatForVim(db, box, inst.vimId!);
       const s = await heat.getStack(stackNameFor(inst.id), inst.stackId!);
       // An earlier attempt's update may still be running: not started twice.
       if (!s?.stack_status.endsWith('_IN_PROGRESS')) {
         await heat.updateStack(stackNameFor(inst.id), inst.stackId!, { template: spec.template, files: spec.files, parameters: { ...spec.parameters, nfv } }, 'PATCH');
       }
-      if (a.rebuilt) forgetHostKeys(db, [a.rebuilt]);
+      if (a.rebuilt) await forgetHostKeys(db, [a.rebuilt]);
     },
 
     /** The instance now belongs to `packageId` (its VNFD, product fields); package usage states follow. */
     async switchInstancePackage({ opOccId, packageId }: { opOccId: string; packageId: string }): Promise<void> {
-      const op = loadOpOcc(db, opOccId);
-      const inst = loadInstance(db, op.vnfInstanceId);
-      const pkg = db.select().from(vnfPackages).where(eq(vnfPackages.id, packageId)).get()!;
-      db.transaction((tx) => {
-        tx.update(vnfInstances).set({
+      const op = await loadOpOcc(db, opOccId);
+      const inst = await loadInstance(db, op.vnfInstanceId);
+      const pkg = await packageById(db, packageId);
+      if (!pkg) throw ApplicationFailure.nonRetryable(`VNF package ${packageId} is gone`, 'InvalidInput');
+      await updateInstanceAndOpOcc(db, {
+        instanceId: inst.id,
+        instance: {
           vnfPkgId: pkg.id, vnfdId: pkg.vnfdId!, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
           vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!,
-        }).where(eq(vnfInstances.id, inst.id)).run();
-        tx.update(vnfLcmOpOccs).set({ changedInfo: { vnfdId: pkg.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider, vnfProductName: pkg.vnfProductName, vnfSoftwareVersion: pkg.vnfSoftwareVersion, vnfdVersion: pkg.vnfdVersion } })
-          .where(eq(vnfLcmOpOccs.id, opOccId)).run();
+        },
+        opOccId,
+        opOcc: { changedInfo: { vnfdId: pkg.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider, vnfProductName: pkg.vnfProductName, vnfSoftwareVersion: pkg.vnfSoftwareVersion, vnfdVersion: pkg.vnfdVersion } },
+        packagesInvolved: [inst.vnfPkgId, pkg.id],
       });
-      refreshPackageUsage(db, inst.vnfPkgId);
-      refreshPackageUsage(db, pkg.id);
     },
 
     async coordPost({ opOccId, vnfcId, isRollback }: CoordArgs): Promise<PostOutcome> {
-      const { op, param } = vnfcParam(opOccId, vnfcId, isRollback);
+      const { op, param } = await vnfcParam(opOccId, vnfcId, isRollback);
       if (!param?.endpoint) throw ApplicationFailure.nonRetryable(`no coordination endpoint for VNFC ${vnfcId}`, 'InvalidInput');
       const started = new Date().toISOString();
       let o: PostOutcome;
@@ -198,32 +190,32 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
         throw failure(e);
       }
       if (o.kind === 'busy') {
-        record(opOccId, 'rejectedLcmCoordinations', { coordinationActionName: COORDINATION_ACTION, rejectionTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
+        await record(opOccId, 'rejectedLcmCoordinations', { coordinationActionName: COORDINATION_ACTION, rejectionTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
       } else if (o.kind === 'async') {
-        record(opOccId, 'lcmCoordinations', { id: o.location.split('/').pop(), coordinationActionName: COORDINATION_ACTION, startTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
+        await record(opOccId, 'lcmCoordinations', { id: o.location.split('/').pop(), coordinationActionName: COORDINATION_ACTION, startTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
       } else {
-        record(opOccId, 'lcmCoordinations', { id: o.coord.id, coordinationActionName: o.coord.coordinationActionName, startTime: started, endpointType: 'MGMT' });
-        recordResult(opOccId, o.coord);
+        await record(opOccId, 'lcmCoordinations', { id: o.coord.id, coordinationActionName: o.coord.coordinationActionName, startTime: started, endpointType: 'MGMT' });
+        await recordResult(opOccId, o.coord);
       }
       return redact(o);
     },
 
     async coordGet({ opOccId, vnfcId, isRollback, location }: CoordArgs & { location: string }): Promise<GetOutcome> {
-      const { param } = vnfcParam(opOccId, vnfcId, isRollback);
+      const { param } = await vnfcParam(opOccId, vnfcId, isRollback);
       let o: GetOutcome;
       try {
         o = await getCoordination(coordTarget(param!), location);
       } catch (e) {
         throw failure(e);
       }
-      if (o.kind === 'result') recordResult(opOccId, o.coord);
+      if (o.kind === 'result') await recordResult(opOccId, o.coord);
       return redact(o);
     },
 
     async coordCancel({ opOccId, vnfcId, isRollback, location }: CoordArgs & { location: string }): Promise<void> {
-      const { param } = vnfcParam(opOccId, vnfcId, isRollback);
+      const { param } = await vnfcParam(opOccId, vnfcId, isRollback);
       await cancelCoordination(coordTarget(param!), location);
-      record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
+      await record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
     },
   };
 }

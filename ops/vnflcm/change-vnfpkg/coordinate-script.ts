@@ -6,9 +6,8 @@
  * worker runs it (activities/scripts.ts). Nothing runs here.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { and, eq } from 'drizzle-orm';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
-import { vnfPackageFiles } from '../../../common/db/schema';
+import { packageFile } from '../../../common/db/repos/package-files';
 import { heatForVim } from '../../../infra/vim';
 import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
 import { vnfcAddress } from '../../../infra/vnfc-address';
@@ -27,8 +26,8 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
   return {
     /** The coordinate script's job for one VNFC, sealed for the scripts worker (ciphertext only in history). */
     async prepareCoordinateScript({ opOccId, vnfcId, isRollback, packageId, timeoutMs }: CoordScriptArgs): Promise<{ name: string; sealed: string }> {
-      const op = loadOpOcc(db, opOccId);
-      const inst = loadInstance(db, op.vnfInstanceId);
+      const op = await loadOpOcc(db, opOccId);
+      const inst = await loadInstance(db, op.vnfInstanceId);
       const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
       const vnfc = info.vnfcResourceInfo.find((v) => v.id === vnfcId);
       if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
@@ -36,10 +35,10 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
       const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
       const param = (isRollback ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined;
       const file = scriptPath(isRollback ? req.additionalParams['lcm-operation-coordinate-old-vnf'] : req.additionalParams['lcm-operation-coordinate-new-vnf'])!;
-      const content = db.select().from(vnfPackageFiles).where(and(eq(vnfPackageFiles.packageId, packageId), eq(vnfPackageFiles.path, file))).get()?.content;
+      const content = await packageFile(db, packageId, file);
       if (!content) throw ApplicationFailure.nonRetryable(`coordinate script ${file} is not in package ${packageId}`, 'InvalidInput');
-      const flavour = loadVnfd(db, inst.vnfPkgId).flavours[info.flavourId];
-      const address = param && flavour?.cps[param.cp_name]?.vduId === vnfc.vduId ? await vnfcAddress(heatForVim(db, box, inst.vimId!), vnfc, param.cp_name) : undefined;
+      const flavour = (await loadVnfd(db, inst.vnfPkgId)).flavours[info.flavourId];
+      const address = param && flavour?.cps[param.cp_name]?.vduId === vnfc.vduId ? await vnfcAddress(await heatForVim(db, box, inst.vimId!), vnfc, param.cp_name) : undefined;
       const input = {
         vnfc_param: { ...param, ssh_ip: address }, is_rollback: isRollback, vnfc_id: vnfcId,
         LcmCoordRequest: {

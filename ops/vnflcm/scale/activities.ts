@@ -8,8 +8,8 @@ import { flavourOf, loadOpOcc, opParams } from '../../../activities/records';
 export function scaleActivities({ db, box }: ActivityDeps) {
   return {
     async planScale({ opOccId }: { opOccId: string }): Promise<ScalePlan> {
-      const op = loadOpOcc(db, opOccId);
-      const { inst, flavour } = flavourOf(db, box, op);
+      const op = await loadOpOcc(db, opOccId);
+      const { inst, flavour } = await flavourOf(db, box, op);
       try {
         return planScale(flavour, inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, opParams<ScaleRequest>(box, op));
       } catch (e) {

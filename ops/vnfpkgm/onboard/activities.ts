@@ -1,8 +1,7 @@
 /** Package onboarding: parse and store in one transaction, or record why not. */
 import { ApplicationFailure } from '@temporalio/activity';
-import { and, eq, ne } from 'drizzle-orm';
 import crypto from 'node:crypto';
-import { vnfPackageFiles, vnfPackages } from '../../../common/db/schema';
+import { recordOnboarded, recordOnboardingFailed } from '../../../common/db/repos/packages';
 import { loadPackage, type PackageLimits } from '../../../vnfpkg';
 import { PackageError } from '../../../vnfpkg/csar';
 import { PackageStore } from '../../../vnfpkg/package-store';
@@ -27,38 +26,24 @@ export function packageActivities({ db, log, cfg }: ActivityDeps) {
       }
       const { csar, vnfd } = loaded;
       const images = softwareImages(vnfd);
-      db.transaction((tx) => {
-        // One package per vnfdId in a project (as Tacker): nobody instantiates a VNFD that another upload silently replaced.
-        const self = tx.select({ projectId: vnfPackages.projectId }).from(vnfPackages).where(eq(vnfPackages.id, packageId)).get();
-        const twin = tx.select({ id: vnfPackages.id }).from(vnfPackages).where(and(
-          eq(vnfPackages.projectId, self?.projectId ?? ''), eq(vnfPackages.vnfdId, vnfd.vnfdId), eq(vnfPackages.onboardingState, 'ONBOARDED'), ne(vnfPackages.id, packageId),
-        )).get();
-        if (twin) throw ApplicationFailure.nonRetryable(`vnfdId ${vnfd.vnfdId} is already onboarded in this project as VNF package ${twin.id}; delete that package first`, 'PackageError');
-        tx.delete(vnfPackageFiles).where(eq(vnfPackageFiles.packageId, packageId)).run();
-        for (const [path, buf] of Object.entries(csar.files)) {
-          tx.insert(vnfPackageFiles).values({ packageId, path, content: buf }).run();
-        }
-        tx.update(vnfPackages).set({
-          onboardingState: 'ONBOARDED', operationalState: 'ENABLED', onboardingFailureDetails: null,
-          vnfdId: vnfd.vnfdId, vnfProvider: vnfd.provider, vnfProductName: vnfd.productName,
-          vnfSoftwareVersion: vnfd.softwareVersion, vnfdVersion: vnfd.vnfdVersion,
+      // One package per vnfdId in a project (as Tacker): nobody instantiates a VNFD that another upload silently replaced.
+      const { twin } = await recordOnboarded(db, packageId, {
+        vnfdId: vnfd.vnfdId,
+        fields: {
+          vnfProvider: vnfd.provider, vnfProductName: vnfd.productName, vnfSoftwareVersion: vnfd.softwareVersion, vnfdVersion: vnfd.vnfdVersion,
           checksum: { algorithm: 'SHA-256', hash: crypto.createHash('sha256').update(zip).digest('hex') },
           vnfd: vnfd as unknown as Record<string, unknown>, vnfdFiles: csar.vnfdFiles,
           softwareImages: images, additionalArtifacts: additionalArtifacts(csar.files, csar.vnfdFiles, images),
-        }).where(eq(vnfPackages.id, packageId)).run();
-      }, { behavior: 'immediate' });
+        },
+        files: csar.files,
+      });
+      if (twin) throw ApplicationFailure.nonRetryable(`vnfdId ${vnfd.vnfdId} is already onboarded in this project as VNF package ${twin}; delete that package first`, 'PackageError');
       log.info({ packageId, vnfdId: vnfd.vnfdId }, 'package onboarded');
     },
 
     async failOnboarding({ packageId, reason }: { packageId: string; reason: string }): Promise<void> {
       store.remove(packageId); // before CREATED is visible: a new upload's file must not be the one removed
-      db.transaction((tx) => {
-        tx.delete(vnfPackageFiles).where(eq(vnfPackageFiles.packageId, packageId)).run();
-        tx.update(vnfPackages).set({
-          onboardingState: 'CREATED', operationalState: 'DISABLED',
-          onboardingFailureDetails: { title: 'Onboarding failed', status: 422, detail: reason },
-        }).where(eq(vnfPackages.id, packageId)).run();
-      });
+      await recordOnboardingFailed(db, packageId, reason);
       log.warn({ packageId, reason }, 'package onboarding failed');
     },
   };

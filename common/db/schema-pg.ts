@@ -1,0 +1,110 @@
+/**
+ * The PostgreSQL twin of schema.ts (DATABASE_URL=postgres://...): the same
+ * tables and columns under the same names, with PostgreSQL's types (jsonb,
+ * boolean, bytea). The row types equal schema.ts's (checked at compile time
+ * in store-pg.ts, and the columns by test/store-schema-parity.test.ts), so
+ * the repositories are written once. Migrations: drizzle-pg/.
+ */
+import { pgTable, text, boolean, jsonb, primaryKey, index, customType } from 'drizzle-orm/pg-core';
+
+type Json = Record<string, unknown>;
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+export const vims = pgTable('vims', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull().default(''),
+  shared: boolean('shared').notNull().default(false),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  type: text('type').notNull().default('openstack'),
+  authUrl: text('auth_url').notNull(),
+  username: text('username').notNull(),
+  passwordSealed: text('password_sealed').notNull(),
+  project: text('project').notNull(),
+  projectDomain: text('project_domain').notNull().default('Default'),
+  userDomain: text('user_domain').notNull().default('Default'),
+  region: text('region').notNull().default('RegionOne'),
+  caCert: text('ca_cert'),
+  isDefault: boolean('is_default').notNull().default(false),
+  status: text('status').notNull().default('REACHABLE'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at'),
+}, (t) => [index('vims_project').on(t.projectId)]);
+
+export const vnfPackages = pgTable('vnf_packages', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull().default(''),
+  onboardingState: text('onboarding_state').notNull(),
+  operationalState: text('operational_state').notNull(),
+  usageState: text('usage_state').notNull(),
+  userDefinedData: jsonb('user_defined_data').$type<Json>().notNull(),
+  vnfdId: text('vnfd_id'),
+  vnfProvider: text('vnf_provider'),
+  vnfProductName: text('vnf_product_name'),
+  vnfSoftwareVersion: text('vnf_software_version'),
+  vnfdVersion: text('vnfd_version'),
+  checksum: jsonb('checksum').$type<{ algorithm: string; hash: string }>(),
+  onboardingFailureDetails: jsonb('onboarding_failure_details').$type<Json>(),
+  vnfd: jsonb('vnfd').$type<Json>(),
+  vnfdFiles: jsonb('vnfd_files').$type<string[]>(),
+  softwareImages: jsonb('software_images').$type<Json[]>(),
+  additionalArtifacts: jsonb('additional_artifacts').$type<Json[]>(),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId)]);
+
+export const vnfPackageFiles = pgTable('vnf_package_files', {
+  packageId: text('package_id').notNull().references(() => vnfPackages.id, { onDelete: 'cascade' }),
+  path: text('path').notNull(),
+  content: bytea('content').notNull(),
+}, (t) => [primaryKey({ columns: [t.packageId, t.path] })]);
+
+export const vnfInstances = pgTable('vnf_instances', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull().default(''),
+  vnfInstanceName: text('vnf_instance_name'),
+  vnfInstanceDescription: text('vnf_instance_description'),
+  vnfdId: text('vnfd_id').notNull(),
+  vnfPkgId: text('vnf_pkg_id').notNull(),
+  vnfProvider: text('vnf_provider').notNull(),
+  vnfProductName: text('vnf_product_name').notNull(),
+  vnfSoftwareVersion: text('vnf_software_version').notNull(),
+  vnfdVersion: text('vnfd_version').notNull(),
+  instantiationState: text('instantiation_state').notNull(),
+  vimConnectionInfo: jsonb('vim_connection_info').$type<Json[]>().notNull(),
+  instantiatedVnfInfo: jsonb('instantiated_vnf_info').$type<Json>(),
+  metadata: jsonb('metadata').$type<Json>().notNull(),
+  stackId: text('stack_id'),
+  vimId: text('vim_id'),
+  instantiateParamsSealed: text('instantiate_params_sealed'),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('vnf_instances_project').on(t.projectId)]);
+
+export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull().default(''),
+  vnfInstanceId: text('vnf_instance_id').notNull(),
+  operation: text('operation').notNull(),
+  operationState: text('operation_state').notNull(),
+  stateEnteredTime: text('state_entered_time').notNull(),
+  startTime: text('start_time').notNull(),
+  isAutomaticInvocation: boolean('is_automatic_invocation').notNull().default(false),
+  operationParams: jsonb('operation_params').$type<Json>().notNull(),
+  operationParamsSealed: text('operation_params_sealed').notNull(),
+  isCancelPending: boolean('is_cancel_pending').notNull().default(false),
+  cancelMode: text('cancel_mode'),
+  error: jsonb('error').$type<Json>(),
+  resourceChanges: jsonb('resource_changes').$type<Json>(),
+  changedInfo: jsonb('changed_info').$type<Json>(),
+  lcmCoordinations: jsonb('lcm_coordinations').$type<Json[]>(),
+  rejectedLcmCoordinations: jsonb('rejected_lcm_coordinations').$type<Json[]>(),
+  currentStep: text('current_step'),
+  rollingProgress: jsonb('rolling_progress').$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
+  workflowStarted: boolean('workflow_started').notNull().default(false),
+}, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId)]);
+
+export const sshHostKeys = pgTable('ssh_host_keys', {
+  vnfcId: text('vnfc_id').primaryKey(),
+  fingerprint: text('fingerprint').notNull(),
+  learnedAt: text('learned_at').notNull(),
+});

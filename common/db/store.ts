@@ -1,0 +1,56 @@
+/**
+ * The product's database behind one interface, on SQLite (embedded default,
+ * a file in DATA_DIR) or PostgreSQL (DATABASE_URL=postgres://..., for many
+ * API and worker hosts). Every query lives in common/db/repos; they run it
+ * through `read` (no transaction) or `tx` (all-or-nothing, and serialized
+ * against other transactions: SQLite BEGIN IMMEDIATE, PostgreSQL
+ * SERIALIZABLE with retries), so a check-then-write such as "one open op occ
+ * per VNF instance" holds on both.
+ *
+ * The repositories are written once against drizzle's SQLite query-builder
+ * types (schema.ts); on PostgreSQL the same calls run on drizzle's pg builder
+ * over schema-pg.ts, whose row types are checked equal (store-pg.ts). Only
+ * what both builders share is used: await a builder (no .get/.all/.run),
+ * .returning() to count changes, `limit(1)` for one row.
+ */
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import * as schema from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The tables, as the repositories name them (the dialect's own at run time). */
+export interface Tables {
+  vims: typeof schema.vims;
+  vnfPackages: typeof schema.vnfPackages;
+  vnfPackageFiles: typeof schema.vnfPackageFiles;
+  vnfInstances: typeof schema.vnfInstances;
+  vnfLcmOpOccs: typeof schema.vnfLcmOpOccs;
+  sshHostKeys: typeof schema.sshHostKeys;
+}
+
+/** What a repository function gets inside `read` or `tx`: the query builder and the tables. */
+export interface Q {
+  db: BetterSQLite3Database<typeof schema>;
+  t: Tables;
+  dialect: Dialect;
+}
+
+export interface Store {
+  readonly dialect: Dialect;
+  /** Queries outside a transaction. */
+  read<T>(fn: (q: Q) => Promise<T>): Promise<T>;
+  /** A transaction: all of `fn`'s writes or none; `fn` may run again after a serialization conflict, so it only touches the database. */
+  tx<T>(fn: (q: Q) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StoreConfig {
+  /** postgres://... selects PostgreSQL; unset: SQLite in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+export async function openStore(cfg: StoreConfig): Promise<Store> {
+  if (cfg.databaseUrl) return (await import('./store-pg')).openPgStore(cfg.databaseUrl);
+  return (await import('./store-sqlite')).openSqliteStore(cfg.dataDir);
+}

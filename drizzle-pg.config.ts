@@ -1,0 +1,8 @@
+import { defineConfig } from 'drizzle-kit';
+
+/** PostgreSQL (DATABASE_URL): `npm run db:generate:pg`. SQLite's is drizzle.config.ts. */
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './common/db/schema-pg.ts',
+  out: './drizzle-pg',
+});
