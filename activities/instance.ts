@@ -9,7 +9,7 @@ import { updateInstanceAndOpOcc } from '../common/db/repos/op-occs';
 import { forgetHostKeys } from '../common/db/repos/host-keys';
 import { redact } from '../common/secrets';
 import { maskBySchema } from '../common/secret-schema';
-import { InstantiateAdditionalParams } from '../api/schemas/additional-params';
+import { InstantiateAdditionalParams } from '../model/additional-params';
 import { scaleStatusForLevel } from '../infra/hot';
 import type { InstantiateInput } from '../infra/hot';
 import { buildInstantiatedVnfInfo, InstantiatedVnfInfo, VnfcResourceInfo } from '../infra/vnf-info';

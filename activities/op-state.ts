@@ -7,7 +7,7 @@ import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
 import { flavourOf, loadOpOcc, opParams } from './records';
 import { maskOpError } from '../common/secret-errors';
-import { requestSchemaOf } from '../api/schemas/operation-requests';
+import { requestSchemaOf } from '../ops/registry';
 
 export interface RollingProgress { moved?: number; coordinated?: number; rolledBack?: number }
 

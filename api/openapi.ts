@@ -4,7 +4,7 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { CancelModeRequest, CreateVnfRequest } from './schemas/vnflcm';
+import { CancelModeRequest, CreateVnfRequest } from '../model/vnflcm';
 import { HealVnfRequest } from '../ops/vnflcm/heal/request';
 import { InstantiateVnfRequest } from '../ops/vnflcm/instantiate/request';
 import { ScaleVnfRequest } from '../ops/vnflcm/scale/request';

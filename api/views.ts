@@ -5,9 +5,9 @@ import { workflowUiLink } from '../common/temporal';
 import { maskOpError } from '../common/secret-errors';
 import { maskBySchema } from '../common/secret-schema';
 import type { SecretBox } from '../common/secrets';
-import { InstantiateAdditionalParams } from './schemas/additional-params';
-import { requestSchemaOf } from './schemas/operation-requests';
-import { VimConnectionInfo } from './schemas/vnflcm';
+import { InstantiateAdditionalParams } from '../model/additional-params';
+import { requestSchemaOf } from '../ops/registry';
+import { VimConnectionInfo } from '../model/vnflcm';
 
 export type ApiVersion = 'v1' | 'v2';
 

@@ -28,12 +28,17 @@ export interface DriverContext {
   progress(step: string): void;
 }
 
-export interface BuiltinDriver {
+/** What the API needs of a built-in driver: its name and the parameters it checks up front. */
+export interface DriverSpec {
   name: string;
   /** additionalParams this driver needs at instantiate; checked by the API before anything runs. */
   instantiateParams?: z.ZodType;
   /** Package files those params name (field path, file path); the API checks they exist. */
   packageFiles?(params: any): { field: string; path: string }[];
+}
+
+/** A built-in driver: its spec and what it does at each hook (on the worker). */
+export interface BuiltinDriver extends DriverSpec {
   hooks: Partial<Record<LcmHook, (ctx: DriverContext) => Promise<void>>>;
 }
 

@@ -5,6 +5,7 @@
  * the one-line summary the Temporal Web UI shows for it. Adding an operation
  * is one folder under ops/vnflcm/ and one line here.
  */
+import type { z } from 'zod';
 import type { LcmOperation } from '../engine/contracts';
 import type { OperationModule } from './operation';
 import { changeVnfpkgOp } from './vnflcm/change-vnfpkg';
@@ -20,6 +21,12 @@ export const VNF_LCM_OPERATIONS: Record<LcmOperation, OperationModule> = {
   SCALE: scaleOp,
   CHANGE_VNFPKG: changeVnfpkgOp,
 };
+
+/** The request schema of an operation: what masks its op occ's operationParams and error (by schema,
+ *  common/secret-schema.ts); undefined for one this product does not know (then only the key-name safety net applies). */
+export function requestSchemaOf(operation: string): z.ZodType | undefined {
+  return operationModule(operation)?.request;
+}
 
 /** undefined for an operation this product does not know. */
 export function operationModule(operation: string): OperationModule | undefined {

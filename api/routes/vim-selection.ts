@@ -19,7 +19,7 @@ import type { Q } from '../../common/db';
 import type { ApiContext } from '../context';
 import { badRequest, HttpError, unprocessable } from '../errors';
 import { vimEndpointProblem } from '../../common/outbound';
-import { VimConnectionInfo } from '../schemas/vnflcm';
+import { VimConnectionInfo } from '../../model/vnflcm';
 import type { InstantiateVnfRequest } from '../../ops/vnflcm/instantiate/request';
 
 type Vci = NonNullable<InstantiateVnfRequest['vimConnectionInfo']>;

@@ -13,13 +13,13 @@ import { scopeOf } from '../auth/policy';
 import { authorize } from './authorize';
 import { buildStack, vduCountsForLevel } from '../../infra/hot';
 import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
-import { resolveHook } from '../../mgmt/registry';
+import { resolveHookSpec } from '../../mgmt/specs';
 import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../engine/contracts';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
 import { operatorTask, settleOrphanedOp, startOperation } from '../operations';
 import { ChangeCurrentVnfPkgRequest } from '../../ops/vnflcm/change-vnfpkg/request';
-import { CancelModeRequest, CreateVnfRequest } from '../schemas/vnflcm';
+import { CancelModeRequest, CreateVnfRequest } from '../../model/vnflcm';
 import { HealVnfRequest } from '../../ops/vnflcm/heal/request';
 import { InstantiateVnfRequest } from '../../ops/vnflcm/instantiate/request';
 import { ScaleVnfRequest } from '../../ops/vnflcm/scale/request';
@@ -275,7 +275,7 @@ async function checkDriverParams(ctx: ApiContext, packageId: string, flavour: Vn
   const readFile = (p: string) => packageFile(ctx.db, packageId, p);
   const seen = new Set<string>();
   for (const binding of Object.values(flavour.hooks)) {
-    const runner = await resolveHook(binding!, readFile);
+    const runner = await resolveHookSpec(binding!, readFile);
     if (runner.kind !== 'builtin' || !runner.driver.instantiateParams || seen.has(runner.driver.name)) continue;
     seen.add(runner.driver.name);
     const params = parse(runner.driver.instantiateParams, additionalParams, 'additionalParams', ['additionalParams']);

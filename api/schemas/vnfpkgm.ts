@@ -1,6 +1,6 @@
 /** SOL005 VNF package management request bodies. */
 import { z } from 'zod';
-import { KeyValuePairs } from './common';
+import { KeyValuePairs } from '../../model/common';
 
 export const CreateVnfPkgInfoRequest = z.strictObject({
   userDefinedData: KeyValuePairs.optional(),

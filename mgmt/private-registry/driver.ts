@@ -6,6 +6,7 @@
 import type { BuiltinDriver, DriverContext } from '../types';
 import { DriverStepError } from '../types';
 import { PrivateRegistryAdditionalParams } from './params';
+import { privateRegistrySpec } from './spec';
 import { installSteps } from './steps';
 
 async function install(ctx: DriverContext): Promise<void> {
@@ -36,11 +37,6 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 export const privateRegistryDriver: BuiltinDriver = {
-  name: 'private-registry',
-  instantiateParams: PrivateRegistryAdditionalParams,
-  packageFiles: (p: PrivateRegistryAdditionalParams) => {
-    const image = p.private_registry_installation_param.image_path;
-    return image ? [{ field: 'private_registry_installation_param.image_path', path: image }] : [];
-  },
+  ...privateRegistrySpec,
   hooks: { instantiate_end: install, heal_end: install },
 };

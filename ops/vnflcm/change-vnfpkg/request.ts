@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { secret } from '../../../common/secret-schema';
 import { CoordAuthentication } from '../../../coord/types';
-import { Identifier, KeyValuePairs } from '../../../api/schemas/common';
-import { VimConnectionInfo } from '../../../api/schemas/vnflcm';
+import { Identifier, KeyValuePairs } from '../../../model/common';
+import { VimConnectionInfo } from '../../../model/vnflcm';
 
 export const VnfcParam = z.object({
   cp_name: z.string().min(1),

@@ -1,6 +1,6 @@
 /** The HealVnfRequest body. */
 import { z } from 'zod';
-import { Identifier, KeyValuePairs } from '../../../api/schemas/common';
+import { Identifier, KeyValuePairs } from '../../../model/common';
 
 /** SOL002 (vnfcInstanceId given; the seed writes a single id as a string) and SOL003 (whole VNF) heal. */
 export const HealVnfRequest = z.object({

@@ -1,8 +1,8 @@
 /** The InstantiateVnfRequest (SOL003 5.5.2.4) body. */
 import { z } from 'zod';
-import { InstantiateAdditionalParams } from '../../../api/schemas/additional-params';
-import { Identifier, KeyValuePairs } from '../../../api/schemas/common';
-import { ExtManagedVirtualLinkData, ExtVirtualLinkData, listOrMap, VimConnectionInfo } from '../../../api/schemas/vnflcm';
+import { InstantiateAdditionalParams } from '../../../model/additional-params';
+import { Identifier, KeyValuePairs } from '../../../model/common';
+import { ExtManagedVirtualLinkData, ExtVirtualLinkData, listOrMap, VimConnectionInfo } from '../../../model/vnflcm';
 
 export const InstantiateVnfRequest = z.object({
   flavourId: Identifier,

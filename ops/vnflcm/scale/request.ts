@@ -1,6 +1,6 @@
 /** The ScaleVnfRequest (SOL003 5.5.2.5) body. */
 import { z } from 'zod';
-import { Identifier, KeyValuePairs } from '../../../api/schemas/common';
+import { Identifier, KeyValuePairs } from '../../../model/common';
 
 export const ScaleVnfRequest = z.object({
   type: z.enum(['SCALE_OUT', 'SCALE_IN']),

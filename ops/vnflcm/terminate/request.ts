@@ -1,6 +1,6 @@
 /** The TerminateVnfRequest (SOL003 5.5.2.8) body. */
 import { z } from 'zod';
-import { KeyValuePairs } from '../../../api/schemas/common';
+import { KeyValuePairs } from '../../../model/common';
 
 export const TerminateVnfRequest = z.object({
   terminationType: z.enum(['FORCEFUL', 'GRACEFUL']),

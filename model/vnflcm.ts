@@ -4,7 +4,7 @@
  * /vnflcm/v2 (v2 writes some lists as maps keyed by id; both are accepted).
  */
 import { z } from 'zod';
-import { secret } from '../../common/secret-schema';
+import { secret } from '../common/secret-schema';
 import { Identifier, KeyValuePairs } from './common';
 
 export const CreateVnfRequest = z.object({

@@ -5,8 +5,8 @@
  * again with the same schema (mgmt/private-registry/params.ts).
  */
 import { z } from 'zod';
-import { secret } from '../../common/secret-schema';
-import { PrivateRegistryInstallationParam, ProxyParam } from '../../mgmt/private-registry/params';
+import { secret } from '../common/secret-schema';
+import { PrivateRegistryInstallationParam, ProxyParam } from '../mgmt/private-registry/params';
 
 /** A node of k8s_cluster_installation_param (seed 000): SSH login of the VMs. */
 const K8sNodeParam = z.looseObject({
