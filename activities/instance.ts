@@ -13,7 +13,8 @@ import { InstantiateAdditionalParams } from '../model/additional-params';
 import { scaleStatusForLevel } from '../infra/hot';
 import type { InstantiateInput } from '../infra/hot';
 import { buildInstantiatedVnfInfo, InstantiatedVnfInfo, VnfcResourceInfo } from '../infra/vnf-info';
-import { heatForVim, stackNameFor } from '../infra/vim';
+import { StackDriver } from '../infra/stack-driver';
+import { stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
 
@@ -31,7 +32,7 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
       const input = instantiateInputOf(box, op, inst);
       const previous = (inst.instantiatedVnfInfo ?? undefined) as InstantiatedVnfInfo | undefined;
-      const resources = await (await heatForVim(db, box, inst.vimId)).listResources(stackNameFor(inst.id), inst.stackId, 3);
+      const resources = await StackDriver.forStore(db, box).resources({ vimId: inst.vimId, name: stackNameFor(inst.id), id: inst.stackId });
       const info = buildInstantiatedVnfInfo({
         flavour, input, vimConnectionId: inst.vimId, resources, newId: () => crypto.randomUUID(), previous,
         scaleStatus: scaleStatus ?? previous?.scaleStatus ?? scaleStatusForLevel(flavour, input.instantiationLevelId),

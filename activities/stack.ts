@@ -1,7 +1,7 @@
 /**
- * Heat calls for an instance's stack vnf-<instanceId>. Each is idempotent: a
- * retry after a crash finds the stack by name instead of creating a second one,
- * and the stack id is saved on the instance the moment it is known.
+ * The VNF instance's stack vnf-<instanceId>, through the stack driver
+ * (infra/stack-driver.ts: idempotent create, update, delete, abort). The
+ * stack id is saved on the instance the moment it is known.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { setStackId } from '../common/db/repos/instances';
@@ -9,11 +9,12 @@ import { baseHotFiles } from '../common/db/repos/package-files';
 import { buildStack, vduCountsForLevel, StackSpec } from '../infra/hot';
 import type { InstantiatedVnfInfo } from '../infra/vnf-info';
 import { OpenStackHttpError } from '../infra/openstack/http';
-import { heatForVim, stackNameFor } from '../infra/vim';
+import { nonRetryable4xx, StackDriver, type StackRef, type StackStatus } from '../infra/stack-driver';
+import { stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
 import { flavourOf, instantiateInputOf, loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
 
-export interface StackStatus { id: string; name: string; status: string; reason?: string }
+export type { StackStatus };
 
 /**
  * The stack for the instance with the given VNFC counts per VDU (default: what
@@ -46,63 +47,34 @@ export function currentCounts(info: InstantiatedVnfInfo | null, vduIds: string[]
 
 export function stackActivities(deps: ActivityDeps) {
   const { db, box, log } = deps;
-  const heatOf = async (inst: { id: string; vimId: string | null }) => {
+  const driver = StackDriver.forStore(db, box);
+  /** The instance's stack: vnf-<instanceId> on its VIM, by its saved id when there is one. */
+  const refOf = (inst: { id: string; vimId: string | null; stackId?: string | null }): StackRef => {
     if (!inst.vimId) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no VIM`, 'InvalidInput');
-    return heatForVim(db, box, inst.vimId);
+    return { vimId: inst.vimId, name: stackNameFor(inst.id), id: inst.stackId };
   };
   const saveStackId = (vnfInstanceId: string, stackId: string | null) => setStackId(db, vnfInstanceId, stackId);
-
-  /** Heat's 4xx answers to our own requests will not get better on retry. */
-  const nonRetryable4xx = (e: unknown) => {
-    if (e instanceof OpenStackHttpError && e.status >= 400 && e.status < 500 && e.status !== 401 && e.status !== 409) {
-      return ApplicationFailure.nonRetryable(e.message, 'VimRejected');
-    }
-    return e;
-  };
-
-  /** The instance's live stack: by saved id, else by name. */
-  const liveStack = async (inst: { id: string; vimId: string | null; stackId: string | null }) => {
-    const heat = await heatOf(inst);
-    const name = stackNameFor(inst.id);
-    let s = inst.stackId ? await heat.getStack(name, inst.stackId) : null;
-    if (!s || s.stack_status === 'DELETE_COMPLETE') s = (await heat.findStack(name)) ?? s;
-    return { heat, name, s };
+  /** "name/id" of a nested stack, as recorded in instantiatedVnfInfo, on the instance's VIM. */
+  const nestedRef = (vimId: string, nameAndId: string) => {
+    const [name, id] = nameAndId.split('/');
+    return { vimId, name, id };
   };
 
   return {
     async stackStatus({ vnfInstanceId }: { vnfInstanceId: string }): Promise<StackStatus | null> {
       const inst = await loadInstance(db, vnfInstanceId);
-      const { name, s } = await liveStack(inst);
+      const s = await driver.status(refOf(inst));
       if (!s) return null;
-      if (s.id !== inst.stackId && s.stack_status !== 'DELETE_COMPLETE') await saveStackId(vnfInstanceId, s.id);
-      return { id: s.id, name, status: s.stack_status, reason: s.stack_status_reason };
+      if (s.id !== inst.stackId && s.status !== 'DELETE_COMPLETE') await saveStackId(vnfInstanceId, s.id);
+      return s;
     },
 
     async createStack({ opOccId }: { opOccId: string }): Promise<{ stackId: string }> {
       const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
-      const heat = await heatOf(inst);
-      const name = stackNameFor(inst.id);
-      const existing = await heat.findStack(name);
-      if (existing) {
-        await saveStackId(inst.id, existing.id);
-        return { stackId: existing.id };
-      }
-      const spec = await stackSpecFor(deps, opOccId);
-      try {
-        const { id } = await heat.createStack(name, spec);
-        await saveStackId(inst.id, id);
-        log.info({ vnfInstanceId: inst.id, stackId: id }, 'stack create requested');
-        return { stackId: id };
-      } catch (e) {
-        if (e instanceof OpenStackHttpError && e.status === 409) {
-          const live = await heat.findStack(name); // lost the race with an earlier attempt
-          if (live) {
-            await saveStackId(inst.id, live.id);
-            return { stackId: live.id };
-          }
-        }
-        throw nonRetryable4xx(e);
-      }
+      const { id, created } = await driver.create(refOf(inst), () => stackSpecFor(deps, opOccId));
+      await saveStackId(inst.id, id);
+      if (created) log.info({ vnfInstanceId: inst.id, stackId: id }, 'stack create requested');
+      return { stackId: id };
     },
 
     /**
@@ -112,14 +84,7 @@ export function stackActivities(deps: ActivityDeps) {
      */
     async updateStack({ opOccId, counts }: { opOccId: string; counts?: Record<string, number> }): Promise<void> {
       const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
-      const { heat, name, s } = await liveStack(inst);
-      if (!s || s.stack_status === 'DELETE_COMPLETE') throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no stack`, 'StackFailed');
-      if (s.stack_status.endsWith('_IN_PROGRESS')) return;
-      try {
-        await heat.updateStack(name, s.id, counts ? await stackSpecFor(deps, opOccId, counts) : {}, 'PATCH');
-      } catch (e) {
-        throw nonRetryable4xx(e);
-      }
+      await driver.update(refOf(inst), async () => (counts ? stackSpecFor(deps, opOccId, counts) : {}));
     },
 
     /** Marks the servers (and volumes) of the VNFCs to heal unhealthy in their nested stacks. */
@@ -129,15 +94,14 @@ export function stackActivities(deps: ActivityDeps) {
       const req = opParams<{ vnfcInstanceId?: string | string[]; cause?: string }>(box, op);
       const ids = ([] as string[]).concat(req.vnfcInstanceId ?? []);
       const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
-      const heat = await heatOf(inst);
+      const { vimId } = refOf(inst);
       for (const id of ids) {
         const vnfc = info?.vnfcResourceInfo.find((v) => v.id === id) ?? info?.vnfcResourceInfo.find((v) => info.vnfcInfo.some((c) => c.id === id && c.vnfcResourceInfoId === v.id));
         if (!vnfc?.metadata.stackId) throw ApplicationFailure.nonRetryable(`VNFC ${id} is not part of instance ${inst.id}`, 'InvalidInput');
-        const [stackName, stackId] = vnfc.metadata.stackId.split('/');
         const reason = req.cause ?? `heal of VNFC ${id} requested`;
         for (const resource of [vnfc.vduId, ...(flavour.vdus[vnfc.vduId]?.storageIds ?? [])]) {
           try {
-            await heat.markUnhealthy(stackName, stackId, resource, reason);
+            await driver.markUnhealthy(nestedRef(vimId, vnfc.metadata.stackId), resource, reason);
           } catch (e) {
             if (!(e instanceof OpenStackHttpError && e.status === 404 && resource !== vnfc.vduId)) throw nonRetryable4xx(e);
           }
@@ -147,24 +111,13 @@ export function stackActivities(deps: ActivityDeps) {
 
     /**
      * Drives a stack that Heat failed when its engine went down on to the end
-     * of that operation: a failed delete is deleted again, a failed create or
-     * update is updated to its own template. Returns what to wait for.
+     * of that operation (StackDriver.redrive). Returns what to wait for.
      */
     async redriveStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<'UPDATE' | 'DELETE'> {
-      const { heat, name, s } = await liveStack(await loadInstance(db, vnfInstanceId));
-      if (!s || s.stack_status.startsWith('DELETE')) {
-        if (s?.stack_status === 'DELETE_FAILED') await heat.deleteStack(name, s.id);
-        return 'DELETE';
-      }
-      if (s.stack_status.endsWith('_FAILED')) {
-        try {
-          await heat.updateStack(name, s.id, {}, 'PATCH');
-        } catch (e) {
-          throw nonRetryable4xx(e);
-        }
-      }
-      log.info({ vnfInstanceId, stackId: s.id, was: s.stack_status }, 'stack driven on after Heat restart');
-      return 'UPDATE';
+      const inst = await loadInstance(db, vnfInstanceId);
+      const { waitFor, was } = await driver.redrive(refOf(inst));
+      if (waitFor === 'UPDATE') log.info({ vnfInstanceId, stackId: inst.stackId, was }, 'stack driven on after Heat restart');
+      return waitFor;
     },
 
     /**
@@ -177,11 +130,10 @@ export function stackActivities(deps: ActivityDeps) {
     async markMembersForRemoval({ opOccId, vnfcIds }: { opOccId: string; vnfcIds: string[] }): Promise<void> {
       const { inst } = await flavourOf(db, box, await loadOpOcc(db, opOccId));
       const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
-      const heat = await heatOf(inst);
+      const { vimId } = refOf(inst);
       for (const vnfc of info?.vnfcResourceInfo.filter((v) => vnfcIds.includes(v.id) && v.metadata.groupStackId) ?? []) {
-        const [stackName, stackId] = vnfc.metadata.groupStackId!.split('/');
         try {
-          await heat.markUnhealthy(stackName, stackId, vnfc.metadata.heatResourceName, `scale in removes VNFC ${vnfc.id}`);
+          await driver.markUnhealthy(nestedRef(vimId, vnfc.metadata.groupStackId!), vnfc.metadata.heatResourceName, `scale in removes VNFC ${vnfc.id}`);
         } catch (e) {
           throw nonRetryable4xx(e);
         }
@@ -190,18 +142,12 @@ export function stackActivities(deps: ActivityDeps) {
 
     /** Starts deleting the instance's stack; false when there is none left. */
     async deleteStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<boolean> {
-      const { heat, name, s } = await liveStack(await loadInstance(db, vnfInstanceId));
-      if (!s || s.stack_status === 'DELETE_COMPLETE') return false;
-      if (s.stack_status !== 'DELETE_IN_PROGRESS') await heat.deleteStack(name, s.id);
-      return true;
+      return driver.delete(refOf(await loadInstance(db, vnfInstanceId)));
     },
 
     /** FORCEFUL cancel: stop Heat's running create/update without rollback. */
     async abortStack({ vnfInstanceId }: { vnfInstanceId: string }): Promise<void> {
-      const { heat, name, s } = await liveStack(await loadInstance(db, vnfInstanceId));
-      if (s && s.stack_status.endsWith('_IN_PROGRESS') && !s.stack_status.startsWith('DELETE')) {
-        await heat.stackAction(name, s.id, 'cancel_without_rollback');
-      }
+      await driver.abort(refOf(await loadInstance(db, vnfInstanceId)));
     },
   };
 }

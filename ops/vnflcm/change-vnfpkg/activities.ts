@@ -14,7 +14,8 @@ import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client
 import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
 import { vnfcTargets } from '../../../infra/hot/nfv-param';
-import { heatForVim, stackNameFor } from '../../../infra/vim';
+import { StackDriver } from '../../../infra/stack-driver';
+import { stackNameFor } from '../../../infra/vim';
 import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
 import { mappedDriver, scriptPath } from '../../../mgmt/mapping';
 import { redact } from '../../../common/secrets';
@@ -152,12 +153,11 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
           if (newNfv[section]?.[t.key] !== undefined) nfv[section][t.key] = newNfv[section][t.key];
         }
       }
-      const heat = await heatForVim(db, box, inst.vimId!);
-      const s = await heat.getStack(stackNameFor(inst.id), inst.stackId!);
-      // An earlier attempt's update may still be running: not started twice.
-      if (!s?.stack_status.endsWith('_IN_PROGRESS')) {
-        await heat.updateStack(stackNameFor(inst.id), inst.stackId!, { template: spec.template, files: spec.files, parameters: { ...spec.parameters, nfv } }, 'PATCH');
-      }
+      // An earlier attempt's update may still be running: the driver does not start it twice.
+      await StackDriver.forStore(db, box).update(
+        { vimId: inst.vimId!, name: stackNameFor(inst.id), id: inst.stackId },
+        async () => ({ template: spec.template, files: spec.files, parameters: { ...spec.parameters, nfv } }),
+      );
       if (a.rebuilt) await forgetHostKeys(db, [a.rebuilt]);
     },
 
