@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStore, type Store } from '../common/db';
+import { isUniqueViolation } from '../common/db/store';
 import { holdChangeTarget, releaseChangeTarget } from '../common/db/package-usage';
 import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../common/db/repos/host-keys';
 import { createInstance, deleteIdleInstance, findInstance, instanceById, listInstances } from '../common/db/repos/instances';
@@ -172,6 +173,12 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       const op = (won[0] as PromiseFulfilledResult<{ id: string; projectId: string; vnfInstanceId: string }>).value;
       expect(op).toMatchObject({ projectId: A.projectId, vnfInstanceId: inst, workflowStarted: false, isCancelPending: false });
       expect(await deleteIdleInstance(db, inst)).toMatch(/has operation/);
+
+      // the database itself holds it too (partial unique index), whoever writes
+      const bypass = await db.read(async ({ db: q, t }) => q.insert(t.vnfLcmOpOccs).values({
+        id: uuid(), projectId: A.projectId, vnfInstanceId: inst, operation: 'HEAL', operationState: 'PROCESSING', stateEnteredTime: now(), startTime: now(), operationParams: {}, operationParamsSealed: 's',
+      }).then(() => 'written', (e: unknown) => (isUniqueViolation(e) ? 'unique violation' : String(e))));
+      expect(bypass).toBe('unique violation');
 
       await updateOpOcc(db, op.id, { operationState: 'COMPLETED' });
       expect((await newOp(A, inst)).id).not.toBe(op.id);

@@ -5,7 +5,8 @@
  * in store-pg.ts, and the columns by test/store-schema-parity.test.ts), so
  * the repositories are written once. Migrations: drizzle-pg/.
  */
-import { pgTable, text, boolean, jsonb, primaryKey, index, customType } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { pgTable, text, boolean, jsonb, primaryKey, index, uniqueIndex, customType } from 'drizzle-orm/pg-core';
 
 type Json = Record<string, unknown>;
 
@@ -51,7 +52,11 @@ export const vnfPackages = pgTable('vnf_packages', {
   softwareImages: jsonb('software_images').$type<Json[]>(),
   additionalArtifacts: jsonb('additional_artifacts').$type<Json[]>(),
   createdAt: text('created_at').notNull(),
-}, (t) => [index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId)]);
+}, (t) => [
+  index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId),
+  // one onboarded package per vnfdId in a project (onboarding checks it first; this holds under any race)
+  uniqueIndex('vnf_packages_one_onboarded_vnfd').on(t.projectId, t.vnfdId).where(sql`onboarding_state = 'ONBOARDED'`),
+]);
 
 export const vnfPackageFiles = pgTable('vnf_package_files', {
   packageId: text('package_id').notNull().references(() => vnfPackages.id, { onDelete: 'cascade' }),
@@ -101,7 +106,11 @@ export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   currentStep: text('current_step'),
   rollingProgress: jsonb('rolling_progress').$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
   workflowStarted: boolean('workflow_started').notNull().default(false),
-}, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId)]);
+}, (t) => [
+  index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId),
+  // one open operation per VNF instance (createOpOcc checks it first; this holds under any race)
+  uniqueIndex('op_occs_one_open').on(t.vnfInstanceId).where(sql`operation_state NOT IN ('COMPLETED', 'FAILED', 'ROLLED_BACK')`),
+]);
 
 export const sshHostKeys = pgTable('ssh_host_keys', {
   vnfcId: text('vnfc_id').primaryKey(),

@@ -3,7 +3,8 @@
  * here; workflows write through activities. JSON columns hold ETSI structures
  * as the API shows them; *_sealed columns hold SecretBox-encrypted secrets.
  */
-import { sqliteTable, text, integer, blob, primaryKey, index } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +59,11 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   softwareImages: text('software_images', { mode: 'json' }).$type<Json[]>(),
   additionalArtifacts: text('additional_artifacts', { mode: 'json' }).$type<Json[]>(),
   createdAt: text('created_at').notNull(),
-}, (t) => [index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId)]);
+}, (t) => [
+  index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId),
+  // one onboarded package per vnfdId in a project (onboarding checks it first; this holds under any race)
+  uniqueIndex('vnf_packages_one_onboarded_vnfd').on(t.projectId, t.vnfdId).where(sql`onboarding_state = 'ONBOARDED'`),
+]);
 
 /*
  * Uploaded zips are files in the package store (vnfpkg/package-store.ts), not
@@ -125,7 +130,11 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   rollingProgress: text('rolling_progress', { mode: 'json' }).$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
   /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
-}, (t) => [index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId)]);
+}, (t) => [
+  index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId),
+  // one open operation per VNF instance (createOpOcc checks it first; this holds under any race)
+  uniqueIndex('op_occs_one_open').on(t.vnfInstanceId).where(sql`operation_state NOT IN ('COMPLETED', 'FAILED', 'ROLLED_BACK')`),
+]);
 
 /** SSH host keys pinned per VNFC on first use; a heal that replaces the VNFC's server forgets its pin. */
 export const sshHostKeys = sqliteTable('ssh_host_keys', {

@@ -43,6 +43,8 @@ function asQ(db: PgDb): Q {
 export async function openPgStore(url: string): Promise<Store> {
   await applyMigrations(url);
   const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle connection the server dropped (restart, failover): the pool opens a new one; unheard, the event would end the process.
+  pool.on('error', () => undefined);
   const db = drizzle(pool, { schema: pgSchema });
   const q = asQ(db);
   return {

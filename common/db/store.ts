@@ -50,6 +50,15 @@ export interface StoreConfig {
   dataDir: string;
 }
 
+/** A unique index refused the write (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE), wrapped by drizzle or not. */
+export function isUniqueViolation(e: unknown): boolean {
+  for (let c: unknown = e; c && typeof c === 'object'; c = (c as { cause?: unknown }).cause) {
+    const code = (c as { code?: unknown }).code;
+    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
+  }
+  return false;
+}
+
 export async function openStore(cfg: StoreConfig): Promise<Store> {
   if (cfg.databaseUrl) return (await import('./store-pg')).openPgStore(cfg.databaseUrl);
   return (await import('./store-sqlite')).openSqliteStore(cfg.dataDir);

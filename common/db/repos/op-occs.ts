@@ -1,6 +1,6 @@
 /** VNF LCM op occs: as a project sees them (Scope), as the API starts them, and as the workflows record them. */
 import { and, eq, inArray, not } from 'drizzle-orm';
-import type { Q, Store } from '../store';
+import { isUniqueViolation, type Q, type Store } from '../store';
 import { FINAL_STATES } from '../../../engine/contracts';
 import { first, type InstanceRow, type OpOccInsert, type OpOccRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
@@ -40,7 +40,17 @@ export interface NewOpOcc {
  * operation per VNF instance. Throws NoInstance / OpenOperation (the caller
  * maps them to 404 / 409), or whatever withInstance throws.
  */
-export function createOpOcc(store: Store, n: NewOpOcc): Promise<OpOccRow> {
+export async function createOpOcc(store: Store, n: NewOpOcc): Promise<OpOccRow> {
+  try {
+    return await insertOpOcc(store, n);
+  } catch (e) {
+    // the index op_occs_one_open, should a race get past the check: the same answer as the check's
+    const open = isUniqueViolation(e) ? await store.read((q) => openOpOccOf(q, n.instanceId)) : undefined;
+    throw open ? new OpenOperation(n.instanceId, open) : e;
+  }
+}
+
+function insertOpOcc(store: Store, n: NewOpOcc): Promise<OpOccRow> {
   return store.tx(async (q) => {
     const { db, t } = q;
     const inst = await first(db.select().from(t.vnfInstances).where(ownedAnd(t.vnfInstances.projectId, n.scope, eq(t.vnfInstances.id, n.instanceId))).limit(1));

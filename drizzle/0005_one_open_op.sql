@@ -1,0 +1,2 @@
+CREATE UNIQUE INDEX `op_occs_one_open` ON `vnf_lcm_op_occs` (`vnf_instance_id`) WHERE operation_state NOT IN ('COMPLETED', 'FAILED', 'ROLLED_BACK');--> statement-breakpoint
+CREATE UNIQUE INDEX `vnf_packages_one_onboarded_vnfd` ON `vnf_packages` (`project_id`,`vnfd_id`) WHERE onboarding_state = 'ONBOARDED';
