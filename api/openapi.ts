@@ -5,12 +5,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { CancelModeRequest, CreateVnfRequest } from '../model/vnflcm';
-import { HealVnfRequest } from '../ops/vnflcm/heal/request';
-import { InstantiateVnfRequest } from '../ops/vnflcm/instantiate/request';
-import { ScaleVnfRequest } from '../ops/vnflcm/scale/request';
-import { TerminateVnfRequest } from '../ops/vnflcm/terminate/request';
+import { VNF_LCM_OPERATIONS } from '../ops/registry';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfpkgm';
-import { ChangeCurrentVnfPkgRequest } from '../ops/vnflcm/change-vnfpkg/request';
 import { VimRegisterRequest, VimUpdateRequest } from './schemas/vims';
 
 const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };
@@ -18,8 +14,9 @@ const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema }
 
 export function openApiDocument(): object {
   const r = new OpenAPIRegistry();
-  const schemas = { CreateVnfPkgInfoRequest, VnfPkgInfoModifications, CreateVnfRequest, InstantiateVnfRequest, TerminateVnfRequest, HealVnfRequest, ScaleVnfRequest, CancelModeRequest, ChangeCurrentVnfPkgRequest, VimRegisterRequest, VimUpdateRequest };
+  const schemas = { CreateVnfPkgInfoRequest, VnfPkgInfoModifications, CreateVnfRequest, CancelModeRequest, VimRegisterRequest, VimUpdateRequest };
   for (const [name, s] of Object.entries(schemas)) r.register(name, s);
+  for (const op of Object.values(VNF_LCM_OPERATIONS)) r.register(op.requestName, op.request);
   const id = (name: string) => z.object({ [name]: z.string() });
 
   r.registerPath({ method: 'post', path: '/vnfpkgm/v1/vnf_packages', request: { body: json(CreateVnfPkgInfoRequest) }, responses: { 201: { description: 'VnfPkgInfo' }, 400: problem } });
@@ -33,9 +30,9 @@ export function openApiDocument(): object {
   for (const v of ['v1', 'v2']) {
     const base = `/vnflcm/${v}`;
     r.registerPath({ method: 'post', path: `${base}/vnf_instances`, request: { body: json(CreateVnfRequest) }, responses: { 201: { description: 'VnfInstance' }, 400: problem, 422: problem } });
-    r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/instantiate`, request: { params: id('vnfInstanceId'), body: json(InstantiateVnfRequest) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem } });
-    for (const [task, schema] of [['terminate', TerminateVnfRequest], ['heal', HealVnfRequest], ['scale', ScaleVnfRequest]] as const) {
-      r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/${task}`, request: { params: id('vnfInstanceId'), body: json(schema) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem, 422: problem } });
+    // every operation's task, from the operation registry
+    for (const op of Object.values(VNF_LCM_OPERATIONS).filter((o) => o.task.versions.includes(v as 'v1' | 'v2'))) {
+      r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/${op.task.path}`, request: { params: id('vnfInstanceId'), body: json(op.request) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem, 422: problem } });
     }
     for (const task of ['retry', 'rollback', 'fail']) {
       r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/${task}`, request: { params: id('vnfLcmOpOccId') }, responses: { [task === 'fail' ? 200 : 202]: { description: task }, 409: problem } });
@@ -44,9 +41,6 @@ export function openApiDocument(): object {
     r.registerPath({ method: 'get', path: `${base}/vnf_instances/{vnfInstanceId}`, request: { params: id('vnfInstanceId') }, responses: { 200: { description: 'VnfInstance' }, 404: problem } });
     r.registerPath({ method: 'get', path: `${base}/vnf_lcm_op_occs`, responses: { 200: { description: 'VnfLcmOpOcc[]' } } });
     r.registerPath({ method: 'get', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}`, request: { params: id('vnfLcmOpOccId') }, responses: { 200: { description: 'VnfLcmOpOcc' }, 404: problem } });
-    if (v === 'v2') {
-      r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/change_vnfpkg`, request: { params: id('vnfInstanceId'), body: json(ChangeCurrentVnfPkgRequest) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem, 422: problem } });
-    }
     r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/cancel`, request: { params: id('vnfLcmOpOccId'), body: json(CancelModeRequest) }, responses: { 202: { description: 'cancel' }, 409: problem } });
   }
   // Tacker's legacy VIM API (errors as {"TackerError": …})

@@ -12,8 +12,11 @@ export interface SummaryInput {
 export interface OperationModule {
   /** The Temporal workflow type: one per operation, so the Web UI lists and filters by it. */
   workflowType: string;
-  /** The request body: validated by the API, masks the op occ's secrets, documented in OpenAPI. */
+  /** The request body: validated by the API, masks the op occ's secrets, documented in OpenAPI under requestName. */
   request: z.ZodType;
+  requestName: string;
+  /** The SOL003 task: POST /vnflcm/<version>/vnf_instances/{id}/<path>, on these API versions. */
+  task: { path: string; versions: readonly ('v1' | 'v2')[] };
   /** One line for the Web UI, e.g. "Instantiate vnf-… flavour simple, level 2 on VIM …". */
   summary(s: SummaryInput): string;
 }

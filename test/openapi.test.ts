@@ -1,5 +1,6 @@
 /** The OpenAPI document comes from the same zod schemas the routes validate with. */
 import { openApiDocument } from '../api/openapi';
+import { VNF_LCM_OPERATIONS } from '../ops/registry';
 
 test('OpenAPI document has the ETSI paths and the request schemas', () => {
   const doc = openApiDocument() as any;
@@ -11,4 +12,16 @@ test('OpenAPI document has the ETSI paths and the request schemas', () => {
   expect(inst.required).toContain('flavourId');
   expect(inst.properties.extVirtualLinks.type).toBe('array');
   expect(doc.components.schemas.TerminateVnfRequest.properties.terminationType.enum).toEqual(['FORCEFUL', 'GRACEFUL']);
+});
+
+test("every operation's task is documented from the operation registry, on its API versions only", () => {
+  const doc = openApiDocument() as any;
+  for (const op of Object.values(VNF_LCM_OPERATIONS)) {
+    for (const v of ['v1', 'v2'] as const) {
+      const path = doc.paths[`/vnflcm/${v}/vnf_instances/{vnfInstanceId}/${op.task.path}`];
+      expect([op.task.path, v, !!path?.post?.requestBody]).toEqual([op.task.path, v, op.task.versions.includes(v)]);
+    }
+    expect(doc.components.schemas[op.requestName]).toBeDefined();
+  }
+  expect(doc.paths['/vnflcm/v2/vnf_instances/{vnfInstanceId}/change_vnfpkg'].post.requestBody).toBeDefined();
 });

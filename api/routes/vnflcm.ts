@@ -14,6 +14,7 @@ import { authorize } from './authorize';
 import { buildStack, vduCountsForLevel } from '../../infra/hot';
 import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
 import { resolveHookSpec } from '../../mgmt/specs';
+import { VNF_LCM_OPERATIONS } from '../../ops/registry';
 import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../engine/contracts';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '../errors';
@@ -100,7 +101,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     res.status(204).end();
   });
 
-  r.post('/vnf_instances/:id/instantiate', writeI, async (req, res) => {
+  r.post(`/vnf_instances/:id/${VNF_LCM_OPERATIONS.INSTANTIATE.task.path}`, writeI, async (req, res) => {
     const body = parse(InstantiateVnfRequest, req.body);
     const inst = await loadInstance(res, id(req));
     const pkg = await packageById(db, inst.vnfPkgId);
@@ -117,7 +118,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/terminate', writeI, async (req, res) => {
+  r.post(`/vnf_instances/:id/${VNF_LCM_OPERATIONS.TERMINATE.task.path}`, writeI, async (req, res) => {
     const body = parse(TerminateVnfRequest, req.body);
     const op = await startOperation(ctx, {
       scope: scope(res), instanceId: id(req), operation: 'TERMINATE', params: body,
@@ -137,7 +138,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     return { inst, info, flavour: (pkg?.vnfd as unknown as Vnfd | undefined)?.flavours[info.flavourId] };
   };
 
-  r.post('/vnf_instances/:id/heal', writeI, async (req, res) => {
+  r.post(`/vnf_instances/:id/${VNF_LCM_OPERATIONS.HEAL.task.path}`, writeI, async (req, res) => {
     const body = parse(HealVnfRequest, req.body ?? {});
     const { info } = await instantiatedInfo(res, id(req));
     const known = new Set([...info.vnfcResourceInfo.map((v) => v.id), ...info.vnfcInfo.map((v) => v.id)]);
@@ -148,7 +149,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/scale', writeI, async (req, res) => {
+  r.post(`/vnf_instances/:id/${VNF_LCM_OPERATIONS.SCALE.task.path}`, writeI, async (req, res) => {
     const body = parse(ScaleVnfRequest, req.body);
     const { info, flavour } = await instantiatedInfo(res, id(req));
     if (!flavour) throw conflict(`the VNFD of VNF instance ${id(req)} is gone`);
@@ -162,8 +163,8 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     accepted(res, op.id);
   });
 
-  r.post('/vnf_instances/:id/change_vnfpkg', writeI, async (req, res) => {
-    if (v !== 'v2') throw notFound('change_vnfpkg is a /vnflcm/v2 task');
+  r.post(`/vnf_instances/:id/${VNF_LCM_OPERATIONS.CHANGE_VNFPKG.task.path}`, writeI, async (req, res) => {
+    if (!VNF_LCM_OPERATIONS.CHANGE_VNFPKG.task.versions.includes(v)) throw notFound(`change_vnfpkg is a /vnflcm/${VNF_LCM_OPERATIONS.CHANGE_VNFPKG.task.versions.join(', ')} task`);
     const body = parse(ChangeCurrentVnfPkgRequest, req.body);
     const { inst, info } = await instantiatedInfo(res, id(req));
     if (body.additionalParams.upgrade_type === 'BlueGreen') {

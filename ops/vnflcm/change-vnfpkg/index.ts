@@ -5,6 +5,8 @@ import { ChangeCurrentVnfPkgRequest } from './request';
 export const changeVnfpkgOp: OperationModule = {
   workflowType: 'changeVnfpkg',
   request: ChangeCurrentVnfPkgRequest,
+  requestName: 'ChangeCurrentVnfPkgRequest',
+  task: { path: 'change_vnfpkg', versions: ['v2'] },
   summary: (s) => {
     const p = s.params as Partial<ChangeCurrentVnfPkgRequest>;
     const vdus = p.additionalParams?.vdu_params?.map((v) => v.vdu_id).join(', ');

@@ -6,6 +6,8 @@ import { HealVnfRequest } from './request';
 export const healOp: OperationModule = {
   workflowType: 'heal',
   request: HealVnfRequest,
+  requestName: 'HealVnfRequest',
+  task: { path: 'heal', versions: ['v1', 'v2'] },
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof HealVnfRequest>>;
     const vnfcs = p.vnfcInstanceId === undefined ? [] : ([] as string[]).concat(p.vnfcInstanceId);

@@ -5,6 +5,8 @@ import { InstantiateVnfRequest } from './request';
 export const instantiateOp: OperationModule = {
   workflowType: 'instantiate',
   request: InstantiateVnfRequest,
+  requestName: 'InstantiateVnfRequest',
+  task: { path: 'instantiate', versions: ['v1', 'v2'] },
   summary: (s) => {
     const p = s.params as Partial<InstantiateVnfRequest>;
     const level = p.instantiationLevelId ? `, level ${p.instantiationLevelId}` : '';

@@ -6,6 +6,8 @@ import { ScaleVnfRequest } from './request';
 export const scaleOp: OperationModule = {
   workflowType: 'scale',
   request: ScaleVnfRequest,
+  requestName: 'ScaleVnfRequest',
+  task: { path: 'scale', versions: ['v1', 'v2'] },
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof ScaleVnfRequest>>;
     const steps = p.numberOfSteps ?? 1;

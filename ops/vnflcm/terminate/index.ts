@@ -6,6 +6,8 @@ import { TerminateVnfRequest } from './request';
 export const terminateOp: OperationModule = {
   workflowType: 'terminate',
   request: TerminateVnfRequest,
+  requestName: 'TerminateVnfRequest',
+  task: { path: 'terminate', versions: ['v1', 'v2'] },
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof TerminateVnfRequest>>;
     const grace = p.terminationType === 'GRACEFUL' && p.gracefulTerminationTimeout ? ` after ${p.gracefulTerminationTimeout} s` : '';
