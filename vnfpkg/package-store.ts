@@ -7,6 +7,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { once } from 'node:events';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { PassThrough, Transform, type Readable } from 'node:stream';
@@ -71,10 +72,13 @@ export class PackageStore {
         done(bytes > maxBytes ? new TooLarge(maxBytes) : null, chunk);
       },
     });
+    const out = fs.createWriteStream(file, { mode: 0o600 });
     try {
-      await pipeline(pass, counter, fs.createWriteStream(file, { mode: 0o600 }));
+      await pipeline(pass, counter, out);
       return { file, bytes };
     } catch (e) {
+      // The file is opened asynchronously: a stream destroyed early may create it after this point; wait for its close first.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       fs.rmSync(file, { force: true });
       // The rest is read and dropped (as body-parser does): the caller gets its answer and the connection stays usable.
       body.unpipe(pass);
