@@ -5,47 +5,27 @@
  * completion of the FAILED_TEMP write: the window in which CI once saw `fail` answer FAILED_TEMP.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import type { RecordOpStateArgs } from '../activities/op-state';
-import { readState } from './harness/state';
+import { startProbeWorker, type ProbeWorker } from './support/probe-worker';
 
 const WRITE_MS = 300;
 const HOLD_MS = 1500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const recorded: Record<string, string[]> = {};
-let worker: Worker;
-let running: Promise<void>;
-let client: Client;
-let nativeConnection: NativeConnection;
-const taskQueue = `engine-probe-${randomUUID()}`;
+let probe: ProbeWorker;
 
 beforeAll(async () => {
-  const { temporalAddress } = readState();
-  nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-  worker = await Worker.create({
-    connection: nativeConnection,
-    taskQueue,
-    workflowsPath: require.resolve('./workflows/engine-probe'),
-    activities: {
-      // Every write takes WRITE_MS; the FAILED_TEMP one then holds its completion back for HOLD_MS.
-      async recordOpState(a: RecordOpStateArgs) {
-        await sleep(WRITE_MS);
-        (recorded[a.opOccId] ??= []).push(a.state);
-        if (a.state === 'FAILED_TEMP') await sleep(HOLD_MS);
-      },
+  probe = await startProbeWorker('engine-probe', require.resolve('./workflows/engine-probe'), {
+    // Every write takes WRITE_MS; the FAILED_TEMP one then holds its completion back for HOLD_MS.
+    async recordOpState(a: RecordOpStateArgs) {
+      await sleep(WRITE_MS);
+      (recorded[a.opOccId] ??= []).push(a.state);
+      if (a.state === 'FAILED_TEMP') await sleep(HOLD_MS);
     },
   });
-  running = worker.run();
-  client = new Client({ connection: await Connection.connect({ address: temporalAddress }) });
 });
 
-afterAll(async () => {
-  worker.shutdown();
-  await running;
-  await nativeConnection.close();
-  await client.connection.close();
-});
+afterAll(() => probe.stop());
 
 async function untilWritten(id: string, state: string, times = 1): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -57,8 +37,8 @@ async function untilWritten(id: string, state: string, times = 1): Promise<void>
 
 async function startProbe() {
   const id = randomUUID();
-  const handle = await client.workflow.start('engineProbe', {
-    taskQueue, workflowId: id,
+  const handle = await probe.client.workflow.start('engineProbe', {
+    taskQueue: probe.taskQueue, workflowId: id,
     args: [{ opOccId: id, vnfInstanceId: randomUUID(), operation: 'INSTANTIATE', heatPollMs: 100 }],
   });
   await untilWritten(id, 'FAILED_TEMP'); // written; the activity is still holding its completion

@@ -7,52 +7,32 @@
  * search attribute.
  */
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ClusterStatusRecord } from '../engine/magnum-status';
 import { SA_CLUSTER_STATUS } from '../common/search-attributes';
-import { readState } from './harness/state';
+import { startProbeWorker, type ProbeWorker } from './support/probe-worker';
 
 const statuses: Record<string, ClusterStatusRecord[]> = {};
 const calls: Record<string, string[]> = {};
 /** Per cluster: the step and compensation names that fail. */
 const failing: Record<string, string[]> = {};
-let worker: Worker;
-let running: Promise<void>;
-let client: Client;
-let nativeConnection: NativeConnection;
-const taskQueue = `cluster-saga-probe-${randomUUID()}`;
+let probe: ProbeWorker;
 
 beforeAll(async () => {
-  const { temporalAddress } = readState();
-  nativeConnection = await NativeConnection.connect({ address: temporalAddress });
-  worker = await Worker.create({
-    connection: nativeConnection,
-    taskQueue,
-    workflowsPath: require.resolve('./workflows/cluster-saga-probe'),
-    activities: {
-      async recordClusterStatus(r: ClusterStatusRecord) { (statuses[r.clusterId] ??= []).push(r); },
-      async step({ clusterId, name }: { clusterId: string; name: string }) {
-        (calls[clusterId] ??= []).push(name);
-        if (failing[clusterId]?.includes(name)) throw new Error(`${name} exited 1: connection refused`);
-      },
+  probe = await startProbeWorker('cluster-saga-probe', require.resolve('./workflows/cluster-saga-probe'), {
+    async recordClusterStatus(r: ClusterStatusRecord) { (statuses[r.clusterId] ??= []).push(r); },
+    async step({ clusterId, name }: { clusterId: string; name: string }) {
+      (calls[clusterId] ??= []).push(name);
+      if (failing[clusterId]?.includes(name)) throw new Error(`${name} exited 1: connection refused`);
     },
   });
-  running = worker.run();
-  client = new Client({ connection: await Connection.connect({ address: temporalAddress }) });
 });
 
-afterAll(async () => {
-  worker.shutdown();
-  await running;
-  await nativeConnection.close();
-  await client.connection.close();
-});
+afterAll(() => probe.stop());
 
 async function create(fail: string[], autoRollback: boolean) {
   const clusterId = randomUUID();
   failing[clusterId] = fail;
-  const handle = await client.workflow.start('clusterSagaProbe', { taskQueue, workflowId: clusterId, args: [{ clusterId, autoRollback }] });
+  const handle = await probe.client.workflow.start('clusterSagaProbe', { taskQueue: probe.taskQueue, workflowId: clusterId, args: [{ clusterId, autoRollback }] });
   const end = await handle.result();
   const described = await handle.describe();
   return { clusterId, end, seen: statuses[clusterId].map((s) => s.status), last: statuses[clusterId].at(-1)!, calls: calls[clusterId], sa: described.typedSearchAttributes.get(SA_CLUSTER_STATUS) };
