@@ -2,14 +2,15 @@
  * ChangeCurrentVnfPkg rolling update with coordination (seed 004) through the
  * API on the simulator, against the reference EM (em/) over HTTP.
  */
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pinHostKey, pinnedHostKey } from '../common/db/repos/host-keys';
 import { certificateThumbprint } from '../coord/client';
 import { startEm, Em } from '../em/server';
 import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 import { readState } from './harness/state';
 import { call, eventually, onboard, opIdFrom, serverImageName, sim, temporalClient, waitOpState } from './support/api';
+import { withProductStore } from './support/product-store';
 import { createTestCa } from './support/tls';
 import { killWorker, restartWorker } from './support/worker-control';
 
@@ -71,16 +72,11 @@ async function images(id: string): Promise<Record<string, string>> {
 }
 const coordsOf = (opId: string) => em.coordinations().filter((c) => c.request.vnfLcmOpOccId === opId);
 
-/** The SSH host keys the product has pinned, by VNFC id (its own database, read and written as the drivers do). */
-function pinnedKeys(): { all(): Record<string, string>; pin(vnfcIds: string[]): void; close(): void } {
-  const db = new Database(path.join(readState().dataDir, 'orchestrator.db'));
-  db.pragma('busy_timeout = 10000');
-  return {
-    all: () => Object.fromEntries((db.prepare('SELECT vnfc_id, fingerprint FROM ssh_host_keys').all() as { vnfc_id: string; fingerprint: string }[]).map((r) => [r.vnfc_id, r.fingerprint])),
-    pin: (ids) => { for (const id of ids) db.prepare('INSERT OR REPLACE INTO ssh_host_keys (vnfc_id, fingerprint, learned_at) VALUES (?, ?, ?)').run(id, 'SHA256:learned-before', new Date().toISOString()); },
-    close: () => db.close(),
-  };
-}
+/** Pins a host key for these VNFCs in the product's store, as a Mgmt Driver would have learned them. */
+const pinKeys = (vnfcIds: string[]) => withProductStore(async (store) => {
+  for (const id of vnfcIds) await pinHostKey(store, id, 'SHA256:learned-before');
+});
+const pinnedKey = (vnfcId: string) => withProductStore((store) => pinnedHostKey(store, vnfcId));
 
 beforeAll(async () => {
   em = await startEm({});
@@ -100,8 +96,7 @@ test('rolling update: newest VNFC first across VDUs, each coordinated after its 
   const vnfcsBefore: any[] = (await call('GET', `${V2}/vnf_instances/${id}`)).body.instantiatedVnfInfo.vnfcResourceInfo;
   const hostKey = async (serverId: string) => (await sim<any>('GET', `/sim/servers/${serverId}`)).ssh.hostKeyFingerprint;
   const keysBefore = Object.fromEntries(await Promise.all(vnfcsBefore.map(async (v) => [v.id, await hostKey(v.computeResource.resourceId)])));
-  const keys = pinnedKeys();
-  keys.pin(vnfcsBefore.map((v) => v.id)); // as a Mgmt Driver would have learned them
+  await pinKeys(vnfcsBefore.map((v) => v.id));
   const opId = await changeVnfpkg(id, changeBody());
   const op = await done(opId);
   expect(op.error?.detail ?? op.operationState).toBe('COMPLETED');
@@ -111,9 +106,8 @@ test('rolling update: newest VNFC first across VDUs, each coordinated after its 
     const now = inst.instantiatedVnfInfo.vnfcResourceInfo.find((x: any) => x.id === v.id);
     expect(now.computeResource.resourceId).toBe(v.computeResource.resourceId);
     expect(await hostKey(v.computeResource.resourceId)).not.toBe(keysBefore[v.id]);
-    expect(keys.all()[v.id]).toBeUndefined();
+    expect(await pinnedKey(v.id)).toBeUndefined();
   }
-  keys.close();
   const order = coordsOf(opId).map((c) => c.request.inputParams?.vnfcInstanceId);
   const byName = Object.fromEntries(inst.instantiatedVnfInfo.vnfcResourceInfo.map((v: any) => [v.metadata.heatResourceName, v.id]));
   expect(order).toEqual([byName['VDU1-2'], byName['VDU1-1'], byName['VDU1-0'], byName['VDU2-0']]);

@@ -11,11 +11,11 @@
  * The worker is stopped while an op is accepted to hold it in STARTING: the op
  * occ and its workflow exist, nothing has run yet.
  */
-import Database from 'better-sqlite3';
 import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
 import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
-import { readState } from './harness/state';
 import { call, onboard, opIdFrom, temporalClient, waitOpState } from './support/api';
+import { withProductStore } from './support/product-store';
 import { killWorker, restartWorker } from './support/worker-control';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
@@ -67,12 +67,6 @@ async function withWorkerStopped<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function productDb(): Database.Database {
-  const db = new Database(path.join(readState().dataDir, 'orchestrator.db'));
-  db.pragma('busy_timeout = 10000');
-  return db;
-}
-
 beforeAll(async () => {
   const v1 = sampleVariant(SAMPLE, {});
   oldVnfd = v1.vnfdId;
@@ -102,12 +96,10 @@ test('an op that cannot be planned ends FAILED_TEMP with the reason, then FAILED
   const opId = await withWorkerStopped(async () => {
     const r = await change(id, changeBody(target.vnfdId, { 'lcm-operation-coordinate-new-vnf': SCRIPT }));
     expect(r.status).toBe(202); // the script is there when the request is checked...
-    const db = productDb();
-    try { // ...and gone from the package store when the workflow plans the operation
-      db.prepare('DELETE FROM vnf_package_files WHERE package_id = ? AND path = ?').run(target.id, SCRIPT);
-    } finally {
-      db.close();
-    }
+    // ...and gone from the package store when the workflow plans the operation
+    await withProductStore((store) => store.read(async ({ db, t }) => {
+      await db.delete(t.vnfPackageFiles).where(and(eq(t.vnfPackageFiles.packageId, target.id), eq(t.vnfPackageFiles.path, SCRIPT)));
+    }));
     return opIdFrom(r);
   });
   const op = await waitOpState(opId, ENDED, 90_000, 'v2');
@@ -214,19 +206,15 @@ describe('package userDefinedData PATCHes', () => {
 
   test('a PATCH racing another writer (a second API process) does not drop its key', async () => {
     const pkgId = await created();
-    const db = productDb();
-    try {
-      // The other writer holds the write lock with its change uncommitted while our PATCH arrives.
-      db.exec('BEGIN IMMEDIATE');
-      db.prepare("UPDATE vnf_packages SET user_defined_data = json_set(user_defined_data, '$.other', 'x') WHERE id = ?").run(pkgId);
-      const patch = call('PATCH', `/vnfpkgm/v1/vnf_packages/${pkgId}`, { userDefinedData: { mine: 'y' } });
+    // The other writer holds its write (SQLite: the database's write lock; PostgreSQL: the row's) uncommitted while our PATCH arrives.
+    let patch: ReturnType<typeof call> | undefined;
+    await withProductStore((store) => store.tx(async ({ db, t }) => {
+      const [row] = await db.select({ u: t.vnfPackages.userDefinedData }).from(t.vnfPackages).where(eq(t.vnfPackages.id, pkgId)).limit(1);
+      await db.update(t.vnfPackages).set({ userDefinedData: { ...(row.u as Record<string, string>), other: 'x' } }).where(eq(t.vnfPackages.id, pkgId));
+      patch ??= call('PATCH', `/vnfpkgm/v1/vnf_packages/${pkgId}`, { userDefinedData: { mine: 'y' } });
       await new Promise((res) => setTimeout(res, 700));
-      db.exec('COMMIT');
-      expect((await patch).status).toBe(200);
-    } finally {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      db.close();
-    }
+    }));
+    expect((await patch!).status).toBe(200);
     expect(await data(pkgId)).toEqual({ first: '1', other: 'x', mine: 'y' });
   });
 });

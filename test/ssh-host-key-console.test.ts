@@ -8,12 +8,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { utils } from 'ssh2';
+import { pinnedHostKey } from '../common/db/repos/host-keys';
 import { sampleVariant } from '../samples/variant';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { readState, writeState } from './harness/state';
 import { call, onboard, opIdFrom, sim, waitOpState } from './support/api';
+import { withProductStore } from './support/product-store';
 import { killWorker, restartWorker } from './support/worker-control';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -39,14 +40,7 @@ const vnfcOf = async (id: string) => (await call('GET', `/vnflcm/v1/vnf_instance
 const simServer = (serverId: string) => sim<any>('GET', `/sim/servers/${serverId}`);
 const hostOf = (serverId: string) => sim<{ authAttempts: { method: string; accepted: boolean }[]; commands: unknown[] }>('GET', `/sim/servers/${serverId}/host`);
 
-function pinned(vnfcId: string): string | undefined {
-  const db = new Database(path.join(readState().dataDir, 'orchestrator.db'), { readonly: true });
-  try {
-    return (db.prepare('SELECT fingerprint FROM ssh_host_keys WHERE vnfc_id = ?').get(vnfcId) as { fingerprint: string } | undefined)?.fingerprint;
-  } finally {
-    db.close();
-  }
-}
+const pinned = (vnfcId: string) => withProductStore((store) => pinnedHostKey(store, vnfcId));
 
 /** Restarts the product's worker with SSH_HOST_KEY_SOURCE set (undefined: as the harness started it). */
 function workerWithPolicy(policy: string | undefined): void {
@@ -96,7 +90,7 @@ test('the simulator prints the server\'s host key on its console; the product ch
   expect((await consoleOutput('00000000-0000-4000-8000-000000000000')).status).toBe(404);
 
   // the driver connected (it installed the registry) and pinned exactly that key
-  expect(pinned(vnfc.id)).toBe(server.ssh.hostKeyFingerprint);
+  expect(await pinned(vnfc.id)).toBe(server.ssh.hostKeyFingerprint);
   expect((await hostOf(serverId)).authAttempts.some((a) => a.method === 'password' && a.accepted)).toBe(true);
 });
 
@@ -120,7 +114,7 @@ test('a console showing another key: the heal\'s hook fails naming the VNFC and 
   expect(op.error.detail).toContain(`offered ${real}`);
   expect(op.error.detail).toContain(`expected one of ${otherFp}`);
   expect(op.error.detail).toMatch(/no credentials were sent/);
-  expect(pinned(vnfc.id)).toBeUndefined();
+  expect(await pinned(vnfc.id)).toBeUndefined();
   // refused in the key exchange: the endpoint never saw an authentication request, so no password and no command
   const host = await hostOf(serverId);
   expect(host.authAttempts).toEqual([]);
@@ -146,6 +140,6 @@ test('SSH_HOST_KEY_SOURCE=first-use: the retry trusts the first key as before an
   expect(done.error?.detail ?? done.operationState).toBe('COMPLETED');
   const vnfc = await vnfcOf(instanceId);
   const serverId = vnfc.computeResource.resourceId;
-  expect(pinned(vnfc.id)).toBe((await simServer(serverId)).ssh.hostKeyFingerprint);
+  expect(await pinned(vnfc.id)).toBe((await simServer(serverId)).ssh.hostKeyFingerprint);
   expect((await hostOf(serverId)).authAttempts.some((a) => a.method === 'password' && a.accepted)).toBe(true);
 });

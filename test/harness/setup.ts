@@ -3,6 +3,8 @@
  * embedded cloud (real Keystone and Heat from PyPI, the VIM simulator), a
  * worker, the scripts worker and the API, each on a free loopback port, with
  * a fresh data directory. HARNESS=off skips it (pure unit test runs).
+ * TEST_STORE=postgres runs the product on a throw-away PostgreSQL
+ * (DATABASE_URL) instead of its embedded SQLite.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +13,7 @@ import { startCloud, type RunningCloud } from '../../runtime/cloud';
 import { startDevServer } from '../../runtime/dev-server';
 import { ensureOpenStackInstalled } from '../../runtime/openstack';
 import { scriptsWorkerEnv, startComponent, waitForHttp } from '../../runtime/processes';
+import { startPostgres, type TestPostgres } from '../support/postgres';
 import { freePort } from './ports';
 import { ProductState, writeState } from './state';
 
@@ -27,10 +30,25 @@ export default async function setup(): Promise<void> {
   ensureOpenStackInstalled(harnessLog); // a cold install takes a minute or so, once per machine
   const [temporalPort, vimsimPort, apiPort, sshPort, keystonePort, heatPort] =
     [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
-  const temporal = await startDevServer({
-    dataDir: path.join(dataDir, 'temporal'), port: temporalPort, uiPort: temporalPort + 1000, namespace: 'default', headless: true,
-    log: harnessLog, stdio: fs.openSync(path.join(logDir, 'temporal.log'), 'a'),
-  });
+  // the store first: it is the quickest to start and the product's components need its URL
+  let postgres: TestPostgres | undefined;
+  if (process.env.TEST_STORE === 'postgres') {
+    postgres = await startPostgres('orchestrator');
+    (globalThis as Record<string, unknown>).__postgres = postgres;
+    harnessLog(`PostgreSQL store at ${postgres.url}`);
+  } else if (process.env.TEST_STORE && process.env.TEST_STORE !== 'sqlite') {
+    throw new Error(`TEST_STORE must be sqlite or postgres, not ${process.env.TEST_STORE}`);
+  }
+  let temporal: Awaited<ReturnType<typeof startDevServer>>;
+  try {
+    temporal = await startDevServer({
+      dataDir: path.join(dataDir, 'temporal'), port: temporalPort, uiPort: temporalPort + 1000, namespace: 'default', headless: true,
+      log: harnessLog, stdio: fs.openSync(path.join(logDir, 'temporal.log'), 'a'),
+    });
+  } catch (e) {
+    postgres?.stop();
+    throw e;
+  }
   (globalThis as Record<string, unknown>).__temporal = temporal;
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const env: Record<string, string> = {
@@ -49,6 +67,8 @@ export default async function setup(): Promise<void> {
     COORD_CA_FILE: path.join(dataDir, 'coord', 'ca.pem'), COORD_CLIENT_CERT: path.join(dataDir, 'coord', 'client.pem'), COORD_CLIENT_KEY: path.join(dataDir, 'coord', 'client-key.pem'),
   };
   delete env.OS_AUTH_URL;
+  delete env.DATABASE_URL;
+  if (postgres) env.DATABASE_URL = postgres.url;
   const state: ProductState = {
     dataDir, logDir, apiUrl, vimsimUrl: `http://127.0.0.1:${vimsimPort}`,
     keystoneUrl: `http://127.0.0.1:${keystonePort}/v3`, heatUrl: `http://127.0.0.1:${heatPort}`,
@@ -81,6 +101,7 @@ export default async function setup(): Promise<void> {
     for (const pid of Object.values(state.pids)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
     await cloud?.stop();
     await temporal.stop();
+    postgres?.stop();
     const logs = fs.readdirSync(logDir).map((f) => `--- ${f}\n${fs.readFileSync(path.join(logDir, f), 'utf8').slice(-3000)}`).join('\n');
     throw new Error(`${(e as Error).message}\n${logs}`);
   }

@@ -23,6 +23,8 @@ export default async function teardown(): Promise<void> {
   await cloud?.stop();
   const temporal = (globalThis as Record<string, unknown>).__temporal as { stop(): Promise<void> } | undefined;
   await temporal?.stop();
+  const postgres = (globalThis as Record<string, unknown>).__postgres as { stop(): void } | undefined;
+  postgres?.stop();
   if (process.env.KEEP_TEST_DATA) console.log(`test data kept in ${s.dataDir}`);
   else fs.rmSync(s.dataDir, { recursive: true, force: true });
 }
