@@ -11,7 +11,6 @@ import { packageFile } from '../common/db/repos/package-files';
 import { updateOpOcc } from '../common/db/repos/op-occs';
 import { redact } from '../common/secrets';
 import { heatForVim, novaForVim } from '../infra/vim';
-import type { InstantiatedVnfInfo } from '../infra/vnf-info';
 import { vnfcAddress } from '../infra/vnfc-address';
 import { resolveHook } from '../mgmt/registry';
 import { scriptChannelKeyFor, sealScriptJob } from '../mgmt/script-channel';
@@ -42,7 +41,7 @@ export function hookActivities(deps: ActivityDeps) {
     const runner = await resolveHook(binding, readFile);
     if (runner.kind === 'none') throw ApplicationFailure.nonRetryable(`no runner for hook ${hook}: ${runner.reason}`, 'NoHookRunner');
     const additionalParams = instantiateInputOf(box, op, inst).additionalParams ?? {};
-    const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo | null;
+    const info = inst.instantiatedVnfInfo;
     const all = info?.vnfcResourceInfo ?? [];
     const vnfcs: VnfcTarget[] = all.filter((v) => !vnfcIds || vnfcIds.includes(v.id))
       .map((v) => ({ id: v.id, vduId: v.vduId, serverId: v.computeResource.resourceId }));

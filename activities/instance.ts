@@ -11,8 +11,7 @@ import { redact } from '../common/secrets';
 import { maskBySchema } from '../common/secret-schema';
 import { InstantiateAdditionalParams } from '../model/additional-params';
 import { scaleStatusForLevel } from '../infra/hot';
-import type { InstantiateInput } from '../infra/hot';
-import { buildInstantiatedVnfInfo, InstantiatedVnfInfo, VnfcResourceInfo } from '../infra/vnf-info';
+import { buildInstantiatedVnfInfo, type VnfcResourceInfo } from '../infra/vnf-info';
 import { StackDriver } from '../infra/stack-driver';
 import { stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
@@ -31,7 +30,7 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       const { inst, flavour } = await flavourOf(db, box, op);
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
       const input = instantiateInputOf(box, op, inst);
-      const previous = (inst.instantiatedVnfInfo ?? undefined) as InstantiatedVnfInfo | undefined;
+      const previous = inst.instantiatedVnfInfo ?? undefined;
       const resources = await StackDriver.forStore(db, box).resources({ vimId: inst.vimId, name: stackNameFor(inst.id), id: inst.stackId });
       const info = buildInstantiatedVnfInfo({
         flavour, input, vimConnectionId: inst.vimId, resources, newId: () => crypto.randomUUID(), previous,
@@ -45,7 +44,7 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       await updateInstanceAndOpOcc(db, {
         instanceId: inst.id,
         instance: {
-          instantiationState: 'INSTANTIATED', instantiatedVnfInfo: shown as unknown as Record<string, unknown>,
+          instantiationState: 'INSTANTIATED', instantiatedVnfInfo: shown,
           instantiateParamsSealed: inst.instantiateParamsSealed ?? op.operationParamsSealed,
         },
         opOccId,
@@ -58,7 +57,7 @@ export function instanceActivities({ db, box }: ActivityDeps) {
     async recordNotInstantiated({ opOccId }: { opOccId: string }): Promise<void> {
       const op = await loadOpOcc(db, opOccId);
       const { inst } = await flavourOf(db, box, op);
-      const removed = ((inst.instantiatedVnfInfo as { vnfcResourceInfo?: VnfcResourceInfo[] } | null)?.vnfcResourceInfo ?? [])
+      const removed = (inst.instantiatedVnfInfo?.vnfcResourceInfo ?? [])
         .map((v) => ({ id: v.id, vduId: v.vduId, changeType: 'REMOVED', computeResource: v.computeResource }));
       await updateInstanceAndOpOcc(db, {
         instanceId: inst.id,

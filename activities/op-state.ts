@@ -1,7 +1,7 @@
 /** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
 import { recordStep, updateOpOcc } from '../common/db/repos/op-occs';
 import type { ProblemDetails } from '../common/problem';
-import { FINAL_STATES, type OpState } from '../engine/contracts';
+import { FINAL_STATES, type CancelMode, type OpState } from '../engine/contracts';
 import { releaseChangeTarget } from '../common/db/package-usage';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
@@ -18,7 +18,7 @@ export interface RecordOpStateArgs {
   /** undefined = leave as it is. */
   currentStep?: string | null;
   isCancelPending: boolean;
-  cancelMode: string | null;
+  cancelMode: CancelMode | null;
 }
 
 export function opStateActivities({ db, box }: ActivityDeps) {

@@ -23,7 +23,7 @@ export async function loadInstance(db: Store, vnfInstanceId: string) {
 export async function loadVnfd(db: Store, packageId: string): Promise<Vnfd> {
   const pkg = await packageById(db, packageId);
   if (!pkg?.vnfd) throw ApplicationFailure.nonRetryable(`VNF package ${packageId} has no VNFD`, 'NotFound');
-  return pkg.vnfd as unknown as Vnfd;
+  return pkg.vnfd;
 }
 
 /** The full request of an op occ, secrets included (never returned to a workflow). */
@@ -35,7 +35,7 @@ export function opParams<T = Record<string, unknown>>(box: SecretBox, op: { oper
 export async function flavourOf(db: Store, box: SecretBox, op: { operation: string; operationParamsSealed: string; vnfInstanceId: string }) {
   const inst = await loadInstance(db, op.vnfInstanceId);
   const params = opParams<{ flavourId?: string }>(box, op);
-  const flavourId = (op.operation === 'INSTANTIATE' ? params.flavourId : undefined) ?? (inst.instantiatedVnfInfo as { flavourId?: string } | null)?.flavourId ?? '';
+  const flavourId = (op.operation === 'INSTANTIATE' ? params.flavourId : undefined) ?? inst.instantiatedVnfInfo?.flavourId ?? '';
   return { inst, flavour: (await loadVnfd(db, inst.vnfPkgId)).flavours[flavourId] };
 }
 

@@ -30,7 +30,7 @@ export async function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?:
   if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in the VNFD ${vnfd.vnfdId}`, 'InvalidInput');
   const input = instantiateInputOf(box, op, inst);
   const target = counts
-    ?? (op.operation === 'INSTANTIATE' ? vduCountsForLevel(flavour, input.instantiationLevelId) : currentCounts(inst.instantiatedVnfInfo as InstantiatedVnfInfo | null, Object.keys(flavour.vdus)));
+    ?? (op.operation === 'INSTANTIATE' ? vduCountsForLevel(flavour, input.instantiationLevelId) : currentCounts(inst.instantiatedVnfInfo, Object.keys(flavour.vdus)));
   const files = await baseHotFiles(db, packageId ?? inst.vnfPkgId);
   try {
     return buildStack(vnfd, flavour, files, input, target);
@@ -93,7 +93,7 @@ export function stackActivities(deps: ActivityDeps) {
       const { inst, flavour } = await flavourOf(db, box, op);
       const req = opParams<{ vnfcInstanceId?: string | string[]; cause?: string }>(box, op);
       const ids = ([] as string[]).concat(req.vnfcInstanceId ?? []);
-      const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
+      const info = inst.instantiatedVnfInfo;
       const { vimId } = refOf(inst);
       for (const id of ids) {
         const vnfc = info?.vnfcResourceInfo.find((v) => v.id === id) ?? info?.vnfcResourceInfo.find((v) => info.vnfcInfo.some((c) => c.id === id && c.vnfcResourceInfoId === v.id));
@@ -129,7 +129,7 @@ export function stackActivities(deps: ActivityDeps) {
      */
     async markMembersForRemoval({ opOccId, vnfcIds }: { opOccId: string; vnfcIds: string[] }): Promise<void> {
       const { inst } = await flavourOf(db, box, await loadOpOcc(db, opOccId));
-      const info = inst.instantiatedVnfInfo as InstantiatedVnfInfo | null;
+      const info = inst.instantiatedVnfInfo;
       const { vimId } = refOf(inst);
       for (const vnfc of info?.vnfcResourceInfo.filter((v) => vnfcIds.includes(v.id) && v.metadata.groupStackId) ?? []) {
         try {

@@ -7,16 +7,8 @@ import type { ErrorRequestHandler, Response } from 'express';
 import type { ProblemDetails } from '../common/problem';
 import { redactString } from '../common/secrets';
 
-export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly title?: string, readonly extra: Record<string, unknown> = {}) {
-    super(message);
-  }
-}
-
-export const badRequest = (detail: string, extra?: Record<string, unknown>) => new HttpError(400, detail, 'Bad Request', extra);
-export const notFound = (detail: string) => new HttpError(404, detail, 'Not Found');
-export const conflict = (detail: string) => new HttpError(409, detail, 'Conflict');
-export const unprocessable = (detail: string) => new HttpError(422, detail, 'Unprocessable Entity');
+export { HttpError, badRequest, conflict, forbidden, notFound, unprocessable } from '../common/http-error';
+import { HttpError } from '../common/http-error';
 
 const TITLES: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 

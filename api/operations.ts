@@ -8,10 +8,10 @@
 import crypto from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowExecutionAlreadyStartedError, ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import type { Q } from '../common/db';
 import { createOpOcc, deleteOpOcc, failOpOccIfIn, markWorkflowStarted, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, unstartedOpOccs, type OpOccRow } from '../common/db/repos/op-occs';
-import { instanceById, type InstanceRow } from '../common/db/repos/instances';
+import { instanceById } from '../common/db/repos/instances';
 import { maskBySchema } from '../common/secret-schema';
+import type { StartPlan } from '../ops/operation';
 import { requestSchemaOf, VNF_LCM_OPERATIONS } from '../ops/registry';
 import { describeOperation } from './operation-summary';
 import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../common/search-attributes';
@@ -21,18 +21,13 @@ import type { Scope } from '../common/db/repos/scope';
 import { releaseChangeTarget } from '../common/db/package-usage';
 import { conflict, HttpError, notFound, unprocessable } from './errors';
 
-export interface StartOperation {
+/** The op to start, and its precheck's plan (ops/operation.ts): checks and writes inside the op occ's transaction. */
+export interface StartOperation extends StartPlan {
   /** Whose instance: the caller's project (the route found the instance with it). */
   scope: Scope;
   instanceId: string;
   operation: LcmOperation;
   params: Record<string, unknown>;
-  /** Checked inside the transaction, against the fresh instance row. */
-  precondition: (inst: InstanceRow) => void;
-  /** Extra writes in the same transaction (e.g. the VIM chosen at instantiate). */
-  alsoWrite?: (inst: InstanceRow) => Partial<InstanceRow>;
-  /** Other rows the operation needs, written in the same transaction (an inline VIM). */
-  write?: (q: Q) => Promise<void>;
 }
 
 export async function startOperation(ctx: ApiContext, s: StartOperation): Promise<OpOccRow> {

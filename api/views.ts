@@ -45,7 +45,7 @@ export function instanceView(i: InstanceRow, v: ApiVersion) {
   // Masked again when shown (rows written before masking by schema): masking is idempotent.
   const shownVci = i.vimConnectionInfo.map((c) => maskBySchema(VimConnectionInfo, c));
   const vci = v === 'v2' ? Object.fromEntries(shownVci.map((c) => [String(c.id), c])) : shownVci;
-  const info = i.instantiatedVnfInfo as { additionalParams?: unknown } | null;
+  const info = i.instantiatedVnfInfo;
   const shownInfo = info ? { ...info, ...(info.additionalParams ? { additionalParams: maskBySchema(InstantiateAdditionalParams, info.additionalParams) } : {}) } : info;
   return {
     id: i.id,

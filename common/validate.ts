@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 
 type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
-import { badRequest } from './errors';
+import { badRequest } from './http-error';
 
 /** Deeper JSON is refused before validation: stringifying, masking or storing it would recurse out of stack (a 500). */
 export const MAX_JSON_DEPTH = 64;

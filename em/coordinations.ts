@@ -10,7 +10,7 @@
  */
 import crypto from 'node:crypto';
 import { COORD_BASE, type LcmCoord, type LcmCoordRequest } from '../coord/types';
-import { type Behaviour, type DecidedResult, DEFAULT_RETRY_AFTER, resolveBehaviour } from './behaviour';
+import { type Behaviour, DEFAULT_RETRY_AFTER, resolveBehaviour } from './behaviour';
 
 export type CoordinationState = 'REJECTED' | 'PENDING' | 'DECIDED';
 

@@ -15,7 +15,8 @@ export const CANCELLABLE_STATES: readonly OpState[] = ['STARTING', 'PROCESSING',
 
 export const LCM_OPERATIONS = ['INSTANTIATE', 'TERMINATE', 'HEAL', 'SCALE', 'CHANGE_VNFPKG'] as const;
 export type LcmOperation = (typeof LCM_OPERATIONS)[number];
-export type CancelMode = 'GRACEFUL' | 'FORCEFUL';
+export const CANCEL_MODES = ['GRACEFUL', 'FORCEFUL'] as const;
+export type CancelMode = (typeof CANCEL_MODES)[number];
 
 export interface LcmOpInput {
   opOccId: string;

@@ -1,5 +1,9 @@
 /** What an operation module declares (ops/registry.ts lists them). */
 import type { z } from 'zod';
+import type { Q, Store } from '../common/db';
+import type { InstanceRow } from '../common/db/repos/rows';
+import type { Scope } from '../common/db/repos/scope';
+import type { SecretBox } from '../common/secrets';
 
 /** What a summary may say: the instance and the request as recorded (secrets already masked). */
 export interface SummaryInput {
@@ -9,19 +13,48 @@ export interface SummaryInput {
   params: Record<string, unknown>;
 }
 
-export interface OperationModule {
+export interface OperationModule<S extends z.ZodType = z.ZodType> {
   /** The Temporal workflow type: one per operation, so the Web UI lists and filters by it. */
   workflowType: string;
   /** The request body: validated by the API, masks the op occ's secrets, documented in OpenAPI under requestName. */
-  request: z.ZodType;
+  request: S;
   requestName: string;
   /** The SOL003 task: POST /vnflcm/<version>/vnf_instances/{id}/<path>, on these API versions. */
   task: { path: string; versions: readonly ('v1' | 'v2')[] };
   /** One line for the Web UI, e.g. "Instantiate vnf-… flavour simple, level 2 on VIM …". */
   summary(s: SummaryInput): string;
+  /**
+   * The checks the request must pass before anything is written (4xx naming
+   * the field: common/http-error.ts), and what the start writes with the op occ.
+   */
+  precheck(input: PrecheckInput<z.infer<S>>): Promise<StartPlan>;
 }
 
 /** How a summary names the instance: its name when it has one, with its id. */
 export function vnfName(s: SummaryInput): string {
   return s.vnfInstanceName ? `${s.vnfInstanceName} (${s.vnfInstanceId})` : `VNF ${s.vnfInstanceId}`;
+}
+
+/** What an operation's precheck gets: the caller's view of the store and the instance the request names. */
+export interface PrecheckInput<R> {
+  db: Store;
+  box: SecretBox;
+  /** The caller's project (admins: any). */
+  scope: Scope;
+  instance: InstanceRow;
+  request: R;
+}
+
+/**
+ * What a precheck hands on to the op's start (api/operations.ts), all run in
+ * the one transaction that records the op occ: nothing is written when any
+ * of them refuses.
+ */
+export interface StartPlan {
+  /** Checked against the fresh instance row. */
+  precondition(inst: InstanceRow): void;
+  /** Instance fields the op sets at once (the VIM chosen at instantiate). */
+  alsoWrite?(inst: InstanceRow): Partial<InstanceRow>;
+  /** Other rows the op needs (an inline VIM, a package held IN_USE). */
+  write?(q: Q): Promise<void>;
 }

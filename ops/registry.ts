@@ -14,7 +14,7 @@ import { instantiateOp } from './vnflcm/instantiate';
 import { scaleOp } from './vnflcm/scale';
 import { terminateOp } from './vnflcm/terminate';
 
-export const VNF_LCM_OPERATIONS: Record<LcmOperation, OperationModule> = {
+export const VNF_LCM_OPERATIONS: Record<LcmOperation, OperationModule<any>> = {
   INSTANTIATE: instantiateOp,
   TERMINATE: terminateOp,
   HEAL: healOp,

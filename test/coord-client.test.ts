@@ -6,7 +6,7 @@
  */
 import { rejection } from './support/coord';
 import {
-  cancelCoordination, CoordinationError, getCoordination, parseRetryAfter, postCoordination,
+  cancelCoordination, getCoordination, parseRetryAfter, postCoordination,
   type CoordTarget,
 } from '../coord/client';
 import type { LcmCoordRequest } from '../coord/types';

@@ -22,7 +22,7 @@ test('summaries read as a sentence', () => {
 });
 
 test("the Web UI's summary is one line of at most 200 characters, whatever the caller named the instance", () => {
-  const op = { id: 'op1', vnfInstanceId: 'v1', projectId: 'p1', operation: 'INSTANTIATE', operationParams: { flavourId: 'simple' } };
+  const op = { id: 'op1', vnfInstanceId: 'v1', projectId: 'p1', operation: 'INSTANTIATE' as const, operationParams: { flavourId: 'simple' } };
   const inst = { vnfInstanceName: `evil\n# heading\n${'x'.repeat(300)}`, vimId: 'vim1' };
   const { summary, details } = describeOperation(op, inst);
   expect(summary).not.toMatch(/\n/);

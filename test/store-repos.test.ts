@@ -7,7 +7,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore, type Store } from '../common/db';
+import { eq } from 'drizzle-orm';
+import { openStore, type Q, type Store } from '../common/db';
 import { isUniqueViolation } from '../common/db/store';
 import { holdChangeTarget, releaseChangeTarget } from '../common/db/package-usage';
 import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../common/db/repos/host-keys';
@@ -19,7 +20,9 @@ import { baseHotFiles, hasPackageFile, packageFile, packageFiles } from '../comm
 import {
   claimUpload, createPackage, deletePackage, findPackage, listPackages, modifyPackage, packageById, packageForVnfd, recordOnboarded, recordOnboardingFailed,
 } from '../common/db/repos/packages';
+import type { InstanceRow } from '../common/db/repos/rows';
 import type { Scope } from '../common/db/repos/scope';
+import type { LcmOperation } from '../engine/contracts';
 import { defaultVimFor, findOwnedVim, findUsableVim, listVims, registerVim, saveConfiguredDefaultVim, upsertInlineVim, vimById, vimIdTaken } from '../common/db/repos/vims';
 import { startPostgres, type TestPostgres } from './support/postgres';
 
@@ -55,7 +58,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       vnfdId,
       fields: {
         vnfProvider: 'acme', vnfProductName: 'fw', vnfSoftwareVersion: '1.0', vnfdVersion: '1.0', checksum: { algorithm: 'SHA-256', hash: 'ab' },
-        vnfd: { vnfdId, flavours: { simple: { vdus: { VDU1: {} } } } }, vnfdFiles: ['Definitions/vnfd.yaml'], softwareImages: [], additionalArtifacts: [],
+        vnfd: { vnfdId, provider: 'acme', productName: 'fw', softwareVersion: '1.0', vnfdVersion: '1.0', flavours: {} }, vnfdFiles: ['Definitions/vnfd.yaml'], softwareImages: [], additionalArtifacts: [],
       },
       files,
     });
@@ -63,7 +66,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     return id;
   }
 
-  async function instanceOf(scope: Scope, pkgId: string, state = 'INSTANTIATED'): Promise<string> {
+  async function instanceOf(scope: Scope, pkgId: string, state: InstanceRow['instantiationState'] = 'INSTANTIATED'): Promise<string> {
     const id = uuid();
     await createInstance(db, {
       id, projectId: scope.projectId, vnfdId: 'd', vnfPkgId: pkgId, vnfProvider: 'acme', vnfProductName: 'fw', vnfSoftwareVersion: '1.0', vnfdVersion: '1.0',
@@ -72,7 +75,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     return id;
   }
 
-  const newOp = (scope: Scope, instanceId: string, operation = 'HEAL', params: Record<string, unknown> = {}) => createOpOcc(db, {
+  const newOp = (scope: Scope, instanceId: string, operation: LcmOperation = 'HEAL', params: Record<string, unknown> = {}) => createOpOcc(db, {
     scope, instanceId,
     row: { id: uuid(), operation, operationState: 'STARTING', stateEnteredTime: now(), startTime: now(), operationParams: params, operationParamsSealed: 'sealed' },
     withInstance: async () => undefined,
@@ -184,6 +187,24 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect((await newOp(A, inst)).id).not.toBe(op.id);
     });
 
+    it('the database itself refuses states outside their enums and references to rows that do not exist', async () => {
+      const pkg = await onboarded(A, 'vnfd-constraints');
+      const inst = await instanceOf(A, pkg);
+      const op = await newOp(A, inst);
+      const outcome = (write: (q: Q) => Promise<unknown>) => db.read(write).then(() => 'written', () => 'refused');
+      // the types forbid these values: `as never` writes them anyway, as a bug or another writer might
+      expect(await outcome(({ db: q, t }) => q.update(t.vnfInstances).set({ instantiationState: 'HALF' as never }).where(eq(t.vnfInstances.id, inst)))).toBe('refused');
+      expect(await outcome(({ db: q, t }) => q.update(t.vnfLcmOpOccs).set({ operationState: 'DONE' as never }).where(eq(t.vnfLcmOpOccs.id, op.id)))).toBe('refused');
+      expect(await outcome(({ db: q, t }) => q.update(t.vnfLcmOpOccs).set({ cancelMode: 'SOFT' as never }).where(eq(t.vnfLcmOpOccs.id, op.id)))).toBe('refused');
+      expect(await outcome(({ db: q, t }) => q.update(t.vnfPackages).set({ usageState: 'MAYBE' as never }).where(eq(t.vnfPackages.id, pkg)))).toBe('refused');
+      expect(await outcome(({ db: q, t }) => q.update(t.vnfInstances).set({ vnfPkgId: uuid() }).where(eq(t.vnfInstances.id, inst)))).toBe('refused');
+      expect(await outcome(({ db: q, t }) => q.update(t.vnfInstances).set({ vimId: uuid() }).where(eq(t.vnfInstances.id, inst)))).toBe('refused');
+      expect(await outcome(({ db: q, t }) => q.delete(t.vnfPackages).where(eq(t.vnfPackages.id, pkg)))).toBe('refused');
+      // positive control: the same kind of write with good values goes through
+      expect(await outcome(({ db: q, t }) => q.update(t.vnfLcmOpOccs).set({ operationState: 'FAILED_TEMP', cancelMode: 'GRACEFUL' }).where(eq(t.vnfLcmOpOccs.id, op.id)))).toBe('written');
+      expect((await findInstance(db, A, inst))?.instantiationState).toBe('INSTANTIATED');
+    });
+
     it('a refused operation leaves nothing written: no op occ, no instance change', async () => {
       const inst = await instanceOf(A, await onboarded(A, 'vnfd-refuse'));
       const refused = createOpOcc(db, {
@@ -198,12 +219,14 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect(await pinnedHostKey(db, 'written-in-tx')).toBeUndefined();
       expect(await findOpOcc(db, ADMIN, inst)).toBeUndefined();
       expect(await openStartedOpOccIds(db)).toEqual([]);
+      const vimX = uuid();
+      await registerVim(db, { id: vimX, projectId: A.projectId, name: 'x', authUrl: 'http://127.0.0.1:5000/v3', username: 'u', passwordSealed: 's', project: 'p', createdAt: now() });
       const extra = await createOpOcc(db, {
         scope: A, instanceId: inst,
         row: { id: uuid(), operation: 'SCALE', operationState: 'STARTING', stateEnteredTime: now(), startTime: now(), operationParams: {}, operationParamsSealed: 's' },
-        withInstance: async () => ({ vimId: 'vim-x' }),
+        withInstance: async () => ({ vimId: vimX }),
       });
-      expect((await instanceById(db, inst))?.vimId).toBe('vim-x');
+      expect((await instanceById(db, inst))?.vimId).toBe(vimX);
       expect((await unstartedOpOccs(db)).map((o) => o.id)).toEqual([extra.id]);
     });
 

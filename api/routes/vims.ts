@@ -17,7 +17,7 @@ import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
 import { redactString } from '../../common/secrets';
 import { VimRegisterRequest, VimUpdateRequest } from '../schemas/vims';
-import { parse } from '../validate';
+import { parse } from '../../common/validate';
 import { authorize } from './authorize';
 
 const TYPES: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'RequestEntityTooLarge', 415: 'UnsupportedMediaType', 500: 'InternalError', 503: 'ServiceUnavailable' };

@@ -7,7 +7,7 @@ import AdmZip from 'adm-zip';
 import { PackageStore, TooLarge } from '../../vnfpkg/package-store';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound } from '../errors';
-import { parse } from '../validate';
+import { parse } from '../../common/validate';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnfpkgm';
 import { packageView } from '../views';
 import { filterRows } from './filter';

@@ -12,7 +12,9 @@
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Q, Store } from './store';
 
-const ENDED = ['COMPLETED', 'FAILED', 'ROLLED_BACK'];
+import { FINAL_STATES } from '../../engine/contracts';
+
+const ENDED = [...FINAL_STATES];
 
 /** A change_vnfpkg op that has not ended and moves an instance of `projectId` to `vnfdId`. */
 async function changingTo({ db, t, dialect }: Q, projectId: string, vnfdId: string | null): Promise<boolean> {

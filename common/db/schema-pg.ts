@@ -6,7 +6,12 @@
  * the repositories are written once. Migrations: drizzle-pg/.
  */
 import { sql } from 'drizzle-orm';
-import { pgTable, text, boolean, jsonb, primaryKey, index, uniqueIndex, customType } from 'drizzle-orm/pg-core';
+import { pgTable, text, boolean, jsonb, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
+
+import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
+import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
+import { LCM_OPERATIONS } from '../../engine/contracts';
 
 type Json = Record<string, unknown>;
 
@@ -36,9 +41,9 @@ export const vims = pgTable('vims', {
 export const vnfPackages = pgTable('vnf_packages', {
   id: text('id').primaryKey(),
   projectId: text('project_id').notNull().default(''),
-  onboardingState: text('onboarding_state').notNull(),
-  operationalState: text('operational_state').notNull(),
-  usageState: text('usage_state').notNull(),
+  onboardingState: text('onboarding_state', { enum: ONBOARDING_STATES }).notNull(),
+  operationalState: text('operational_state', { enum: OPERATIONAL_STATES }).notNull(),
+  usageState: text('usage_state', { enum: USAGE_STATES }).notNull(),
   userDefinedData: jsonb('user_defined_data').$type<Json>().notNull(),
   vnfdId: text('vnfd_id'),
   vnfProvider: text('vnf_provider'),
@@ -47,7 +52,7 @@ export const vnfPackages = pgTable('vnf_packages', {
   vnfdVersion: text('vnfd_version'),
   checksum: jsonb('checksum').$type<{ algorithm: string; hash: string }>(),
   onboardingFailureDetails: jsonb('onboarding_failure_details').$type<Json>(),
-  vnfd: jsonb('vnfd').$type<Json>(),
+  vnfd: jsonb('vnfd').$type<Vnfd>(),
   vnfdFiles: jsonb('vnfd_files').$type<string[]>(),
   softwareImages: jsonb('software_images').$type<Json[]>(),
   additionalArtifacts: jsonb('additional_artifacts').$type<Json[]>(),
@@ -56,6 +61,9 @@ export const vnfPackages = pgTable('vnf_packages', {
   index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId),
   // one onboarded package per vnfdId in a project (onboarding checks it first; this holds under any race)
   uniqueIndex('vnf_packages_one_onboarded_vnfd').on(t.projectId, t.vnfdId).where(sql`onboarding_state = 'ONBOARDED'`),
+  check('vnf_packages_onboarding_state', sql.raw(inList('onboarding_state', ONBOARDING_STATES))),
+  check('vnf_packages_operational_state', sql.raw(inList('operational_state', OPERATIONAL_STATES))),
+  check('vnf_packages_usage_state', sql.raw(inList('usage_state', USAGE_STATES))),
 ]);
 
 export const vnfPackageFiles = pgTable('vnf_package_files', {
@@ -70,34 +78,37 @@ export const vnfInstances = pgTable('vnf_instances', {
   vnfInstanceName: text('vnf_instance_name'),
   vnfInstanceDescription: text('vnf_instance_description'),
   vnfdId: text('vnfd_id').notNull(),
-  vnfPkgId: text('vnf_pkg_id').notNull(),
+  vnfPkgId: text('vnf_pkg_id').notNull().references(() => vnfPackages.id),
   vnfProvider: text('vnf_provider').notNull(),
   vnfProductName: text('vnf_product_name').notNull(),
   vnfSoftwareVersion: text('vnf_software_version').notNull(),
   vnfdVersion: text('vnfd_version').notNull(),
-  instantiationState: text('instantiation_state').notNull(),
+  instantiationState: text('instantiation_state', { enum: INSTANTIATION_STATES }).notNull(),
   vimConnectionInfo: jsonb('vim_connection_info').$type<Json[]>().notNull(),
-  instantiatedVnfInfo: jsonb('instantiated_vnf_info').$type<Json>(),
+  instantiatedVnfInfo: jsonb('instantiated_vnf_info').$type<InstantiatedVnfInfo>(),
   metadata: jsonb('metadata').$type<Json>().notNull(),
   stackId: text('stack_id'),
-  vimId: text('vim_id'),
+  vimId: text('vim_id').references(() => vims.id),
   instantiateParamsSealed: text('instantiate_params_sealed'),
   createdAt: text('created_at').notNull(),
-}, (t) => [index('vnf_instances_project').on(t.projectId)]);
+}, (t) => [
+  index('vnf_instances_project').on(t.projectId),
+  check('vnf_instances_instantiation_state', sql.raw(inList('instantiation_state', INSTANTIATION_STATES))),
+]);
 
 export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   id: text('id').primaryKey(),
   projectId: text('project_id').notNull().default(''),
   vnfInstanceId: text('vnf_instance_id').notNull(),
-  operation: text('operation').notNull(),
-  operationState: text('operation_state').notNull(),
+  operation: text('operation', { enum: LCM_OPERATIONS }).notNull(),
+  operationState: text('operation_state', { enum: OP_STATES }).notNull(),
   stateEnteredTime: text('state_entered_time').notNull(),
   startTime: text('start_time').notNull(),
   isAutomaticInvocation: boolean('is_automatic_invocation').notNull().default(false),
   operationParams: jsonb('operation_params').$type<Json>().notNull(),
   operationParamsSealed: text('operation_params_sealed').notNull(),
   isCancelPending: boolean('is_cancel_pending').notNull().default(false),
-  cancelMode: text('cancel_mode'),
+  cancelMode: text('cancel_mode', { enum: CANCEL_MODES }),
   error: jsonb('error').$type<Json>(),
   resourceChanges: jsonb('resource_changes').$type<Json>(),
   changedInfo: jsonb('changed_info').$type<Json>(),
@@ -110,6 +121,8 @@ export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId),
   // one open operation per VNF instance (createOpOcc checks it first; this holds under any race)
   uniqueIndex('op_occs_one_open').on(t.vnfInstanceId).where(sql`operation_state NOT IN ('COMPLETED', 'FAILED', 'ROLLED_BACK')`),
+  check('op_occs_operation_state', sql.raw(inList('operation_state', OP_STATES))),
+  check('op_occs_cancel_mode', sql.raw(`cancel_mode IS NULL OR ${inList('cancel_mode', CANCEL_MODES)}`)),
 ]);
 
 export const sshHostKeys = pgTable('ssh_host_keys', {

@@ -4,7 +4,12 @@
  * as the API shows them; *_sealed columns hold SecretBox-encrypted secrets.
  */
 import { sql } from 'drizzle-orm';
-import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex, check } from 'drizzle-orm/sqlite-core';
+
+import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
+import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
+import { LCM_OPERATIONS } from '../../engine/contracts';
 
 type Json = Record<string, unknown>;
 
@@ -39,9 +44,9 @@ export const vims = sqliteTable('vims', {
 export const vnfPackages = sqliteTable('vnf_packages', {
   id: text('id').primaryKey(),
   projectId: text('project_id').notNull().default(''),
-  onboardingState: text('onboarding_state').notNull(),
-  operationalState: text('operational_state').notNull(),
-  usageState: text('usage_state').notNull(),
+  onboardingState: text('onboarding_state', { enum: ONBOARDING_STATES }).notNull(),
+  operationalState: text('operational_state', { enum: OPERATIONAL_STATES }).notNull(),
+  usageState: text('usage_state', { enum: USAGE_STATES }).notNull(),
   userDefinedData: text('user_defined_data', { mode: 'json' }).$type<Json>().notNull(),
   vnfdId: text('vnfd_id'),
   vnfProvider: text('vnf_provider'),
@@ -52,7 +57,7 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   /** ProblemDetails of the last failed onboarding, cleared on success. */
   onboardingFailureDetails: text('onboarding_failure_details', { mode: 'json' }).$type<Json>(),
   /** The parsed VNFD model (vnfpkg/vnfd-model.ts). */
-  vnfd: text('vnfd', { mode: 'json' }).$type<Json>(),
+  vnfd: text('vnfd', { mode: 'json' }).$type<Vnfd>(),
   /** Paths of the VNFD yaml files (entry + imports), for GET .../vnfd. */
   vnfdFiles: text('vnfd_files', { mode: 'json' }).$type<string[]>(),
   /** SOL005 softwareImages[] and additionalArtifacts[], computed at onboarding. */
@@ -63,6 +68,9 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId),
   // one onboarded package per vnfdId in a project (onboarding checks it first; this holds under any race)
   uniqueIndex('vnf_packages_one_onboarded_vnfd').on(t.projectId, t.vnfdId).where(sql`onboarding_state = 'ONBOARDED'`),
+  check('vnf_packages_onboarding_state', sql.raw(inList('onboarding_state', ONBOARDING_STATES))),
+  check('vnf_packages_operational_state', sql.raw(inList('operational_state', OPERATIONAL_STATES))),
+  check('vnf_packages_usage_state', sql.raw(inList('usage_state', USAGE_STATES))),
 ]);
 
 /*
@@ -84,32 +92,35 @@ export const vnfInstances = sqliteTable('vnf_instances', {
   vnfInstanceName: text('vnf_instance_name'),
   vnfInstanceDescription: text('vnf_instance_description'),
   vnfdId: text('vnfd_id').notNull(),
-  vnfPkgId: text('vnf_pkg_id').notNull(),
+  vnfPkgId: text('vnf_pkg_id').notNull().references(() => vnfPackages.id),
   vnfProvider: text('vnf_provider').notNull(),
   vnfProductName: text('vnf_product_name').notNull(),
   vnfSoftwareVersion: text('vnf_software_version').notNull(),
   vnfdVersion: text('vnfd_version').notNull(),
-  instantiationState: text('instantiation_state').notNull(),
+  instantiationState: text('instantiation_state', { enum: INSTANTIATION_STATES }).notNull(),
   /** Shown vimConnectionInfo (no secrets). */
   vimConnectionInfo: text('vim_connection_info', { mode: 'json' }).$type<Json[]>().notNull(),
-  instantiatedVnfInfo: text('instantiated_vnf_info', { mode: 'json' }).$type<Json>(),
+  instantiatedVnfInfo: text('instantiated_vnf_info', { mode: 'json' }).$type<InstantiatedVnfInfo>(),
   metadata: text('metadata', { mode: 'json' }).$type<Json>().notNull(),
   /** Heat stack the instance lives in; kept across failed operations. */
   stackId: text('stack_id'),
   /** Which VIM (vims.id) the instance runs on. */
-  vimId: text('vim_id'),
+  vimId: text('vim_id').references(() => vims.id),
   /** The InstantiateVnfRequest it was instantiated with (sealed: it may hold secrets); heal and scale rebuild from it. */
   instantiateParamsSealed: text('instantiate_params_sealed'),
   createdAt: text('created_at').notNull(),
-}, (t) => [index('vnf_instances_project').on(t.projectId)]);
+}, (t) => [
+  index('vnf_instances_project').on(t.projectId),
+  check('vnf_instances_instantiation_state', sql.raw(inList('instantiation_state', INSTANTIATION_STATES))),
+]);
 
 export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   id: text('id').primaryKey(),
   /** The instance's project, copied so op occ queries filter without a join. */
   projectId: text('project_id').notNull().default(''),
   vnfInstanceId: text('vnf_instance_id').notNull(),
-  operation: text('operation').notNull(),
-  operationState: text('operation_state').notNull(),
+  operation: text('operation', { enum: LCM_OPERATIONS }).notNull(),
+  operationState: text('operation_state', { enum: OP_STATES }).notNull(),
   stateEnteredTime: text('state_entered_time').notNull(),
   startTime: text('start_time').notNull(),
   isAutomaticInvocation: integer('is_automatic_invocation', { mode: 'boolean' }).notNull().default(false),
@@ -118,7 +129,7 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   /** The full request, encrypted; activities read secrets from here. */
   operationParamsSealed: text('operation_params_sealed').notNull(),
   isCancelPending: integer('is_cancel_pending', { mode: 'boolean' }).notNull().default(false),
-  cancelMode: text('cancel_mode'),
+  cancelMode: text('cancel_mode', { enum: CANCEL_MODES }),
   error: text('error', { mode: 'json' }).$type<Json>(),
   resourceChanges: text('resource_changes', { mode: 'json' }).$type<Json>(),
   changedInfo: text('changed_info', { mode: 'json' }).$type<Json>(),
@@ -134,6 +145,8 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId),
   // one open operation per VNF instance (createOpOcc checks it first; this holds under any race)
   uniqueIndex('op_occs_one_open').on(t.vnfInstanceId).where(sql`operation_state NOT IN ('COMPLETED', 'FAILED', 'ROLLED_BACK')`),
+  check('op_occs_operation_state', sql.raw(inList('operation_state', OP_STATES))),
+  check('op_occs_cancel_mode', sql.raw(`cancel_mode IS NULL OR ${inList('cancel_mode', CANCEL_MODES)}`)),
 ]);
 
 /** SSH host keys pinned per VNFC on first use; a heal that replaces the VNFC's server forgets its pin. */

@@ -21,9 +21,15 @@ export function openSqliteStore(dataDir: string): Store {
   const sqlite = new Database(path.join(dataDir, 'orchestrator.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 10000');
-  sqlite.pragma('foreign_keys = ON');
   const db = drizzle(sqlite, { schema });
+  // SQLite changes a table's constraints by copying it into a new one and dropping the old: with
+  // foreign keys enforced, that drop would delete (cascade) the rows of the tables that reference it.
+  // The migrator runs in one transaction, where the pragma cannot change, so it is set around it.
+  sqlite.pragma('foreign_keys = OFF');
   applyMigrations(() => migrate(db, { migrationsFolder: MIGRATIONS }));
+  const broken = sqlite.pragma('foreign_key_check') as unknown[];
+  if (broken.length) throw new Error(`the store's migrations left ${broken.length} rows whose foreign keys point nowhere: ${JSON.stringify(broken.slice(0, 5))}`);
+  sqlite.pragma('foreign_keys = ON');
   const q: Q = { db, t: schema, dialect: 'sqlite' };
   const turn = new Turns();
   return {

@@ -5,7 +5,7 @@
  */
 import { cpConfigFor } from '../hot/ext-links';
 import type { InstantiateInput } from '../hot/types';
-import type { CpProtocolInfo } from './types';
+import type { CpProtocolInfo } from '../../model/instantiated-vnf-info';
 
 export const DEFAULT_CP_PROTOCOL: CpProtocolInfo[] = [{ layerProtocol: 'IP_OVER_ETHERNET' }];
 

@@ -5,7 +5,7 @@
  */
 import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
 import { vduCpIds } from '../hot/nfv-param';
-import type { HeatResource } from './types';
+import type { HeatResource } from './heat-resource';
 
 export interface FoundVnfc {
   vduId: string;

@@ -11,11 +11,13 @@ import { DEFAULT_CP_PROTOCOL, extCpProtocol } from './cp-protocol';
 import { findVnfcs, stackRefOf } from './heat-resources';
 import { previousIds } from './previous-ids';
 import type {
-  ExtManagedVirtualLinkInfo, ExtVirtualLinkInfo, HeatResource, InstantiatedVnfInfo, ResourceHandle,
+  ExtManagedVirtualLinkInfo, ExtVirtualLinkInfo, InstantiatedVnfInfo, ResourceHandle,
   VirtualStorageResourceInfo, VnfcCpInfo, VnfcInfo, VnfcResourceInfo, VnfExtCpInfo, VnfVirtualLinkResourceInfo,
-} from './types';
+} from '../../model/instantiated-vnf-info';
 
-export type * from './types';
+export type * from '../../model/instantiated-vnf-info';
+export type { HeatResource } from './heat-resource';
+import type { HeatResource } from './heat-resource';
 export { findVnfcs } from './heat-resources';
 
 export interface BuildInfoInput {

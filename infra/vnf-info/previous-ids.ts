@@ -4,7 +4,7 @@
  * keeps the ids it had — its vnfcResourceInfo, vnfcInfo, CP instances, link
  * ports and storages — even when Heat replaced the server underneath.
  */
-import type { InstantiatedVnfInfo, VnfcResourceInfo } from './types';
+import type { InstantiatedVnfInfo, VnfcResourceInfo } from '../../model/instantiated-vnf-info';
 
 export interface PreviousIds {
   vnfc(vduId: string, heatResourceName: string): VnfcResourceInfo | undefined;

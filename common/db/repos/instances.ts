@@ -5,6 +5,7 @@ import { FINAL_STATES } from '../../../engine/contracts';
 import { refreshPackageUsage } from '../package-usage';
 import { first, type InstanceInsert, type InstanceRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
+import type { InstantiatedVnfInfo } from '../../../model/instantiated-vnf-info';
 
 export type { InstanceRow };
 
@@ -60,4 +61,10 @@ export function instanceOnVim(store: Store, vimId: string): Promise<{ id: string
 
 export function setStackId(store: Store, vnfInstanceId: string, stackId: string | null): Promise<void> {
   return store.read(async ({ db, t }) => { await db.update(t.vnfInstances).set({ stackId }).where(eq(t.vnfInstances.id, vnfInstanceId)); });
+}
+
+/** An instantiated instance's info; an error for one that has none (not instantiated, or its row is older than the info). */
+export function instantiatedInfoOf(inst: Pick<InstanceRow, 'id' | 'instantiatedVnfInfo'>): InstantiatedVnfInfo {
+  if (!inst.instantiatedVnfInfo) throw new Error(`VNF instance ${inst.id} has no instantiatedVnfInfo (not instantiated)`);
+  return inst.instantiatedVnfInfo;
 }

@@ -1,7 +1,7 @@
 /** VNF LCM op occs: as a project sees them (Scope), as the API starts them, and as the workflows record them. */
 import { and, eq, inArray, not } from 'drizzle-orm';
 import { isUniqueViolation, type Q, type Store } from '../store';
-import { FINAL_STATES } from '../../../engine/contracts';
+import { FINAL_STATES, type OpState } from '../../../engine/contracts';
 import { first, type InstanceRow, type OpOccInsert, type OpOccRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 import { refreshPackageUsage } from '../package-usage';
@@ -101,7 +101,7 @@ export async function openStartedOpOccIds(store: Store): Promise<string[]> {
 }
 
 /** FAILED with `error`, only if the op is still in `from` (nobody moved it meanwhile); true when it was. */
-export function failOpOccIfIn(store: Store, id: string, from: string, error: Json): Promise<boolean> {
+export function failOpOccIfIn(store: Store, id: string, from: OpState, error: Json): Promise<boolean> {
   return store.read(async ({ db, t }) => (await db.update(t.vnfLcmOpOccs).set({
     operationState: 'FAILED', stateEnteredTime: new Date().toISOString(), isCancelPending: false, error,
   }).where(and(eq(t.vnfLcmOpOccs.id, id), eq(t.vnfLcmOpOccs.operationState, from))).returning({ id: t.vnfLcmOpOccs.id })).length > 0);

@@ -22,6 +22,7 @@ import { redact } from '../../../common/secrets';
 import type { ActivityDeps } from '../../../activities/deps';
 import { flavourOf, loadInstance, loadOpOcc, opParams } from '../../../activities/records';
 import { currentCounts, stackSpecFor } from '../../../activities/stack';
+import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 
 export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }
 export type CoordMode = { kind: 'builtin' | 'script' | 'none'; timeoutMs: number };
@@ -56,7 +57,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
   const vnfcParam = async (opOccId: string, vnfcId: string, isRollback: boolean) => {
     const op = await loadOpOcc(db, opOccId);
     const inst = await loadInstance(db, op.vnfInstanceId);
-    const vnfc = (inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo).vnfcResourceInfo.find((v) => v.id === vnfcId);
+    const vnfc = instantiatedInfoOf(inst).vnfcResourceInfo.find((v) => v.id === vnfcId);
     if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
     const vp = opParams<ChangeCurrentVnfPkgRequest>(box, op).additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
     return { op, inst, vnfc, param: (isRollback ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined };
@@ -99,7 +100,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       // The package the API accepted and holds IN_USE for this op: the instance's project's (common/db/package-usage.ts).
       const pkg = await packageForVnfd(db, { projectId: op.projectId, all: false }, req.vnfdId);
       if (!pkg) throw ApplicationFailure.nonRetryable(`no onboarded package has vnfdId ${req.vnfdId}`, 'InvalidInput');
-      const targets = rollingTargets(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, req.additionalParams.vdu_params.map((p) => p.vdu_id));
+      const targets = rollingTargets(instantiatedInfoOf(inst), req.additionalParams.vdu_params.map((p) => p.vdu_id));
       const mode = async (script: string | undefined, packageId: string, param: VnfcParam | undefined): Promise<CoordMode> => {
         const timeoutMs = (param?.timeout ?? DEFAULT_COORD_TIMEOUT_S) * 1000;
         const path = scriptPath(script);
@@ -134,10 +135,10 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
     }): Promise<void> {
       const op = await loadOpOcc(db, a.opOccId);
       const { inst, flavour } = await flavourOf(db, box, op);
-      const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
+      const info = instantiatedInfoOf(inst);
       const newOn = rollingTargets(info, (await request(a.opOccId)).additionalParams.vdu_params.map((p) => p.vdu_id))
         .slice(a.newFrom, a.newTo).map((t) => t.heatResourceName);
-      const counts = currentCounts(inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo, Object.keys(flavour.vdus));
+      const counts = currentCounts(instantiatedInfoOf(inst), Object.keys(flavour.vdus));
       // The new package is read only when this update puts something on it: a rollback that has
       // already moved every VNFC back does not depend on it.
       const oldSpec = await stackSpecFor(deps, a.opOccId, counts, a.oldPackageId);

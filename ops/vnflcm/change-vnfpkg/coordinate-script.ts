@@ -9,13 +9,13 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
 import { packageFile } from '../../../common/db/repos/package-files';
 import { heatForVim } from '../../../infra/vim';
-import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
 import { vnfcAddress } from '../../../infra/vnfc-address';
 import { scriptChannelKeyFor, sealScriptJob } from '../../../mgmt/script-channel';
 import { scriptSecrets } from '../../../mgmt/script-mask';
 import { scriptPath } from './activities';
 import type { ActivityDeps } from '../../../activities/deps';
 import { loadInstance, loadOpOcc, loadVnfd, opParams } from '../../../activities/records';
+import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 
 interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; packageId: string; timeoutMs: number }
 
@@ -28,7 +28,7 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
     async prepareCoordinateScript({ opOccId, vnfcId, isRollback, packageId, timeoutMs }: CoordScriptArgs): Promise<{ name: string; sealed: string }> {
       const op = await loadOpOcc(db, opOccId);
       const inst = await loadInstance(db, op.vnfInstanceId);
-      const info = inst.instantiatedVnfInfo as unknown as InstantiatedVnfInfo;
+      const info = instantiatedInfoOf(inst);
       const vnfc = info.vnfcResourceInfo.find((v) => v.id === vnfcId);
       if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
       const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);

@@ -2,12 +2,14 @@
 import type { z } from 'zod';
 import { vnfName, type OperationModule } from '../../operation';
 import { HealVnfRequest } from './request';
+import { precheckHeal } from './precheck';
 
-export const healOp: OperationModule = {
+export const healOp: OperationModule<typeof HealVnfRequest> = {
   workflowType: 'heal',
   request: HealVnfRequest,
   requestName: 'HealVnfRequest',
   task: { path: 'heal', versions: ['v1', 'v2'] },
+  precheck: precheckHeal,
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof HealVnfRequest>>;
     const vnfcs = p.vnfcInstanceId === undefined ? [] : ([] as string[]).concat(p.vnfcInstanceId);

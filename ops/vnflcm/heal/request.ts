@@ -9,3 +9,4 @@ export const HealVnfRequest = z.object({
   additionalParams: KeyValuePairs.optional(),
   healScript: z.string().optional(),
 });
+export type HealVnfRequest = z.infer<typeof HealVnfRequest>;

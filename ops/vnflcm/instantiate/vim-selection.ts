@@ -12,15 +12,15 @@
  * refused. What the instance shows has no secrets.
  */
 import crypto from 'node:crypto';
-import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken } from '../../common/db/repos/vims';
-import type { Scope } from '../../common/db/repos/scope';
-import { maskBySchema } from '../../common/secret-schema';
-import type { Q } from '../../common/db';
-import type { ApiContext } from '../context';
-import { badRequest, HttpError, unprocessable } from '../errors';
-import { vimEndpointProblem } from '../../common/outbound';
-import { VimConnectionInfo } from '../../model/vnflcm';
-import type { InstantiateVnfRequest } from '../../ops/vnflcm/instantiate/request';
+import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken } from '../../../common/db/repos/vims';
+import type { Scope } from '../../../common/db/repos/scope';
+import { maskBySchema } from '../../../common/secret-schema';
+import type { Q, Store } from '../../../common/db';
+import type { SecretBox } from '../../../common/secrets';
+import { badRequest, forbidden, unprocessable } from '../../../common/http-error';
+import { vimEndpointProblem } from '../../../common/outbound';
+import { VimConnectionInfo } from '../../../model/vnflcm';
+import type { InstantiateVnfRequest } from './request';
 
 type Vci = NonNullable<InstantiateVnfRequest['vimConnectionInfo']>;
 
@@ -31,7 +31,7 @@ export interface VimChoice {
   write?: (q: Q) => Promise<void>;
 }
 
-export async function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | undefined): Promise<VimChoice> {
+export async function resolveVim(ctx: { db: Store; box: SecretBox }, scope: Scope, given: Vci | undefined): Promise<VimChoice> {
   const entries = given === undefined ? [] : Array.isArray(given) ? given : Object.entries(given).map(([id, e]) => ({ id, ...e }));
   const first = entries[0];
   const shown = () => entries.map((e) => maskBySchema(VimConnectionInfo, { interfaceInfo: {}, accessInfo: {}, ...e, id: e.id ?? crypto.randomUUID() }));
@@ -53,7 +53,7 @@ export async function resolveVim(ctx: ApiContext, scope: Scope, given: Vci | und
   if (outbound) throw badRequest(`vimConnectionInfo[0].interfaceInfo.endpoint: ${outbound}`);
   const vimId = first.vimId ?? crypto.randomUUID();
   const own = await findOwnedVim(ctx.db, { projectId: scope.projectId, all: false }, vimId);
-  if (!own && (await findUsableVim(ctx.db, scope, vimId))) throw new HttpError(403, `vimConnectionInfo[0].vimId: VIM ${vimId} is shared read-only; leave out interfaceInfo and accessInfo to use it`, 'Forbidden');
+  if (!own && (await findUsableVim(ctx.db, scope, vimId))) throw forbidden(`vimConnectionInfo[0].vimId: VIM ${vimId} is shared read-only; leave out interfaceInfo and accessInfo to use it`);
   if (!own && (await vimIdTaken(ctx.db, vimId))) {
     throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId} is not registered for your project; choose another id`);
   }

@@ -2,12 +2,14 @@
 import type { z } from 'zod';
 import { vnfName, type OperationModule } from '../../operation';
 import { ScaleVnfRequest } from './request';
+import { precheckScale } from './precheck';
 
-export const scaleOp: OperationModule = {
+export const scaleOp: OperationModule<typeof ScaleVnfRequest> = {
   workflowType: 'scale',
   request: ScaleVnfRequest,
   requestName: 'ScaleVnfRequest',
   task: { path: 'scale', versions: ['v1', 'v2'] },
+  precheck: precheckScale,
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof ScaleVnfRequest>>;
     const steps = p.numberOfSteps ?? 1;

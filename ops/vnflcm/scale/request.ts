@@ -8,3 +8,4 @@ export const ScaleVnfRequest = z.object({
   numberOfSteps: z.number().int().min(1).max(1000).optional(),
   additionalParams: KeyValuePairs.optional(),
 });
+export type ScaleVnfRequest = z.infer<typeof ScaleVnfRequest>;

@@ -7,3 +7,4 @@ export const TerminateVnfRequest = z.object({
   gracefulTerminationTimeout: z.number().int().min(0).max(86_400).optional(),
   additionalParams: KeyValuePairs.optional(),
 });
+export type TerminateVnfRequest = z.infer<typeof TerminateVnfRequest>;

@@ -32,7 +32,7 @@ export function packageActivities({ db, log, cfg }: ActivityDeps) {
         fields: {
           vnfProvider: vnfd.provider, vnfProductName: vnfd.productName, vnfSoftwareVersion: vnfd.softwareVersion, vnfdVersion: vnfd.vnfdVersion,
           checksum: { algorithm: 'SHA-256', hash: crypto.createHash('sha256').update(zip).digest('hex') },
-          vnfd: vnfd as unknown as Record<string, unknown>, vnfdFiles: csar.vnfdFiles,
+          vnfd, vnfdFiles: csar.vnfdFiles,
           softwareImages: images, additionalArtifacts: additionalArtifacts(csar.files, csar.vnfdFiles, images),
         },
         files: csar.files,

@@ -1,0 +1,8 @@
+ALTER TABLE "vnf_instances" ADD CONSTRAINT "vnf_instances_vnf_pkg_id_vnf_packages_id_fk" FOREIGN KEY ("vnf_pkg_id") REFERENCES "public"."vnf_packages"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "vnf_instances" ADD CONSTRAINT "vnf_instances_vim_id_vims_id_fk" FOREIGN KEY ("vim_id") REFERENCES "public"."vims"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "vnf_instances" ADD CONSTRAINT "vnf_instances_instantiation_state" CHECK (instantiation_state IN ('NOT_INSTANTIATED', 'INSTANTIATED'));--> statement-breakpoint
+ALTER TABLE "vnf_lcm_op_occs" ADD CONSTRAINT "op_occs_operation_state" CHECK (operation_state IN ('STARTING', 'PROCESSING', 'COMPLETED', 'FAILED_TEMP', 'FAILED', 'ROLLING_BACK', 'ROLLED_BACK'));--> statement-breakpoint
+ALTER TABLE "vnf_lcm_op_occs" ADD CONSTRAINT "op_occs_cancel_mode" CHECK (cancel_mode IS NULL OR cancel_mode IN ('GRACEFUL', 'FORCEFUL'));--> statement-breakpoint
+ALTER TABLE "vnf_packages" ADD CONSTRAINT "vnf_packages_onboarding_state" CHECK (onboarding_state IN ('CREATED', 'UPLOADING', 'PROCESSING', 'ONBOARDED', 'ERROR'));--> statement-breakpoint
+ALTER TABLE "vnf_packages" ADD CONSTRAINT "vnf_packages_operational_state" CHECK (operational_state IN ('ENABLED', 'DISABLED'));--> statement-breakpoint
+ALTER TABLE "vnf_packages" ADD CONSTRAINT "vnf_packages_usage_state" CHECK (usage_state IN ('IN_USE', 'NOT_IN_USE'));
