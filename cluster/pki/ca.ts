@@ -7,7 +7,7 @@
  * never outlives the CA that signed it.
  */
 import { PkiInputError } from './errors';
-import { type CertKeyPair, type CryptoKey, importSigningKey, newRsaKeyPair, privateKeyPem, randomSerial, SIGNING_ALGORITHM, spkiOfPrivateKey } from './keys';
+import { type CertKeyPair, type CryptoKey, importSigningKey, newRsaKeyPair, pemText, privateKeyPem, randomSerial, SIGNING_ALGORITHM, spkiOfPrivateKey } from './keys';
 import { x509 } from './x509';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -43,7 +43,7 @@ export async function newCa(o: NewCaOptions): Promise<CertKeyPair> {
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { certPem: cert.toString('pem'), keyPem: await privateKeyPem(keys.privateKey) };
+  return { certPem: pemText(cert.toString('pem')), keyPem: await privateKeyPem(keys.privateKey) };
 }
 
 /** A CA ready to sign: its parsed certificate and its (non-extractable) key. */

@@ -23,7 +23,7 @@ import nodeCrypto from 'node:crypto';
 import { loadCa } from './ca';
 import { CsrRejected } from './errors';
 import { LEAF_VALIDITY_DAYS, signLeaf } from './issue';
-import type { CertKeyPair } from './keys';
+import { type CertKeyPair, pemText } from './keys';
 import { x509 } from './x509';
 
 export const MAX_CSR_CHARS = 64 * 1024;
@@ -65,7 +65,7 @@ export async function signCsr(ca: CertKeyPair, csrPem: string, o: SignCsrOptions
     validityDays: o.validityDays ?? LEAF_VALIDITY_DAYS,
     now: o.now,
   });
-  return cert.toString('pem');
+  return pemText(cert.toString('pem'));
 }
 
 async function parseVerifiedCsr(pem: string): Promise<x509.Pkcs10CertificateRequest> {

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { type SigningCa, leafValidity, loadCa } from './ca';
-import { type CertKeyPair, newRsaKeyPair, privateKeyPem, randomSerial, SIGNING_ALGORITHM } from './keys';
+import { type CertKeyPair, newRsaKeyPair, pemText, privateKeyPem, randomSerial, SIGNING_ALGORITHM } from './keys';
 import { x509 } from './x509';
 
 /** Default lifetime of a leaf certificate: 1 year (kubeadm's). */
@@ -68,7 +68,7 @@ async function issueWithNewKey(caPair: CertKeyPair, subject: x509.JsonName, exte
   const ca = await loadCa(caPair);
   const keys = await newRsaKeyPair();
   const cert = await signLeaf(ca, { subject, publicKey: keys.publicKey, extensions, validityDays, now });
-  return { certPem: cert.toString('pem'), keyPem: await privateKeyPem(keys.privateKey) };
+  return { certPem: pemText(cert.toString('pem')), keyPem: await privateKeyPem(keys.privateKey) };
 }
 
 /** A client certificate (clientAuth) with a new RSA 2048 key: Kubernetes authenticates it as user CN in groups O. */

@@ -21,17 +21,22 @@ export interface CertKeyPair {
   keyPem: string;
 }
 
+/** PEM text ending in a newline, as files and concatenated bundles (ca.crt with two CAs) need; @peculiar/x509 writes none. */
+export function pemText(pem: string): string {
+  return pem.endsWith('\n') ? pem : `${pem}\n`;
+}
+
 /** A fresh RSA 2048 key pair; extractable so that the private key can be handed back as PEM. */
 export async function newRsaKeyPair(): Promise<CryptoKeyPair> {
   return globalThis.crypto.subtle.generateKey(RSA_GEN, true, ['sign', 'verify']);
 }
 
 export async function privateKeyPem(key: CryptoKey): Promise<string> {
-  return x509.PemConverter.encode(await globalThis.crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY');
+  return pemText(x509.PemConverter.encode(await globalThis.crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY'));
 }
 
 export async function publicKeyPem(key: CryptoKey): Promise<string> {
-  return x509.PemConverter.encode(await globalThis.crypto.subtle.exportKey('spki', key), 'PUBLIC KEY');
+  return pemText(x509.PemConverter.encode(await globalThis.crypto.subtle.exportKey('spki', key), 'PUBLIC KEY'));
 }
 
 /**
