@@ -21,8 +21,8 @@ const PATCH_CONTENT_TYPE: Record<PatchType, string> = {
   strategic: 'application/strategic-merge-patch+json',
   merge: 'application/merge-patch+json',
 };
-/** Items per list page, and pages at most: a list is read in bounded pieces. */
-const PAGE_SIZE = 250;
+/** Items per list page (default), and pages at most: a list is read in bounded pieces. */
+export const LIST_PAGE_SIZE = 250;
 const MAX_PAGES = 400;
 
 /** An object to create: at least its name. */
@@ -37,9 +37,11 @@ const seg = encodeURIComponent;
 
 export class KubeClient {
   private readonly http: KubeHttp;
+  private readonly pageSize: number;
 
-  constructor(endpoint: KubeEndpoint) {
+  constructor(endpoint: KubeEndpoint, o: { listPageSize?: number } = {}) {
     this.http = new KubeHttp(endpoint);
+    this.pageSize = o.listPageSize ?? LIST_PAGE_SIZE;
   }
 
   close(): void {
@@ -65,14 +67,14 @@ export class KubeClient {
     const out: z.infer<T>[] = [];
     let next: string | undefined;
     for (let i = 0; i < MAX_PAGES; i++) {
-      const r = await this.http.request('GET', path, { query: { ...query, limit: PAGE_SIZE, continue: next } });
+      const r = await this.http.request('GET', path, { query: { ...query, limit: this.pageSize, continue: next } });
       if (r.status !== 200) throw this.http.error('GET', path, r);
       const p = this.parse(page, 'GET', path, r);
       out.push(...p.items);
       next = p.metadata?.continue || undefined;
       if (!next) return out;
     }
-    throw new Error(`GET ${path}: more than ${MAX_PAGES * PAGE_SIZE} items`);
+    throw new Error(`GET ${path}: more than ${MAX_PAGES * this.pageSize} items`);
   }
 
   /** POST; 409 AlreadyExists is "exists". */
