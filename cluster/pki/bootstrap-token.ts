@@ -50,13 +50,14 @@ export interface BootstrapTokenSecretOptions {
   groups?: string[];
 }
 
-export interface SecretManifest {
+/** A type alias, not an interface, so that it is assignable to the client's generic Manifest. */
+export type SecretManifest = {
   apiVersion: 'v1';
   kind: 'Secret';
   metadata: { name: string; namespace: string; labels?: Record<string, string> };
   type: string;
   stringData: Record<string, string>;
-}
+};
 
 /** RFC 3339 in UTC without fractional seconds (the form kubeadm writes). */
 export function rfc3339(d: Date): string {
