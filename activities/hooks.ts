@@ -10,21 +10,20 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { packageFile } from '../common/db/repos/package-files';
 import { updateOpOcc } from '../common/db/repos/op-occs';
 import { redact } from '../common/secrets';
-import { heatForVim, novaForVim } from '../infra/vim';
+import { heatForVim } from '../infra/vim';
 import { vnfcAddress } from '../infra/vnfc-address';
 import { resolveHook } from '../mgmt/registry';
 import { scriptChannelKeyFor, sealScriptJob } from '../mgmt/script-channel';
 import { scriptSecrets } from '../mgmt/script-mask';
 import { DriverContext, DriverStepError, VnfcTarget } from '../mgmt/types';
-import { connectSsh, SshError } from '../ssh';
+import { SshError } from '../ssh';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';
-import { expectedHostKeys } from './console-host-keys';
-import { dbHostKeyStore } from './host-keys';
+import { sshToServer } from './server-ssh';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
 
 /** What a hook step runs: nothing (no binding), the built-in driver (runLcmHook), or a sealed script job for the scripts worker. */
-export type PreparedHook = { kind: 'none' } | { kind: 'builtin' } | { kind: 'script'; name: string; sealed: string };
+export type PreparedHook = { kind: 'none' } | { kind: 'builtin' } | { kind: 'workflow'; workflowType: string; driver: string } | { kind: 'script'; name: string; sealed: string };
 interface HookArgs { opOccId: string; hook: LcmHook; vnfcIds?: string[] }
 
 export function hookActivities(deps: ActivityDeps) {
@@ -53,6 +52,10 @@ export function hookActivities(deps: ActivityDeps) {
     async prepareLcmHook(args: HookArgs): Promise<PreparedHook> {
       const c = await hookContext(args);
       if (!c) return { kind: 'none' };
+      if (c.runner.kind === 'builtin') {
+        const workflowType = c.runner.driver.hookWorkflows?.[args.hook];
+        return workflowType ? { kind: 'workflow', workflowType, driver: c.runner.driver.name } : { kind: 'builtin' };
+      }
       if (c.runner.kind !== 'script') return { kind: 'builtin' };
       const { hook, opOccId } = args;
       const input = {
@@ -89,7 +92,6 @@ export function hookActivities(deps: ActivityDeps) {
         const driverHook = runner.driver.hooks[hook];
         if (!driverHook) return; // the built-in driver has nothing to do at this hook
         const heat = await heatForVim(db, box, inst.vimId!);
-        const nova = await novaForVim(db, box, inst.vimId!);
         const ctx: DriverContext = {
           hook, opOccId, vnfInstanceId: inst.id, vnfcs, additionalParams, progress,
           addressOf: (vnfc, cpName) => {
@@ -98,16 +100,10 @@ export function hookActivities(deps: ActivityDeps) {
             return vnfcAddress(heat, v, cpName);
           },
           ssh: async (vnfc, host, creds, extra = []) => {
-            const hostKeys = await dbHostKeyStore(db, vnfc.id, (m) => log.warn({ opOccId, hook }, m));
-            // No pin yet (first connection, or the server was replaced): check the first key against the console's.
-            const expected = hostKeys.get(vnfc.id) !== undefined ? undefined : await expectedHostKeys({
-              policy: cfg.sshHostKeySource, vnfcId: vnfc.id, serverId: vnfc.serverId, nova: () => nova,
-              deadlineMs: cfg.sshConnectDeadlineMs, warn: (m) => log.warn({ opOccId, hook }, m),
+            const session = await sshToServer(deps, {
+              vimId: inst.vimId!, serverId: vnfc.serverId, hostKeyId: vnfc.id, host, creds, secrets: [...secrets, ...extra],
+              log: (m) => log.info({ opOccId, hook }, m),
             });
-            const session = await connectSsh(
-              { host, port: cfg.mgmtSshPort, ...creds, hostKeyId: vnfc.id },
-              { hostKeys, expectedHostKeys: expected, deadlineMs: cfg.sshConnectDeadlineMs, secrets: [...secrets, ...extra], log: (m) => log.info({ opOccId, hook }, m) },
-            );
             sessions.add(session);
             return session;
           },

@@ -8,6 +8,7 @@ import { opStateActivities } from './op-state';
 import { packageActivities } from '../ops/vnfpkgm/onboard/activities';
 import { scaleActivities } from '../ops/vnflcm/scale/activities';
 import { stackActivities } from './stack';
+import { clusterActivities } from '../cluster/activities';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -19,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
     ...scaleActivities(deps),
     ...changeVnfpkgActivities(deps),
     ...coordinateScriptActivities(deps),
+    ...clusterActivities(deps),
   };
 }
 

@@ -97,6 +97,13 @@ export interface Config {
   workflowBundlePath?: string;
   /** Where uploaded package zips live (one file per package); API and workers must see the same directory. */
   packageStoreDir: string;
+  /** The cluster engine (docs/cluster-engine.md). */
+  cluster: {
+    /** Between two health polls of a cluster (Magnum: 60 s). */
+    healthIntervalS: number;
+    /** kube-controller-manager's --node-monitor-grace-period on new clusters (unset: Kubernetes' 40 s). */
+    nodeMonitorGracePeriod?: string;
+  };
   /** Request and package limits (README, "Limits"). */
   limits: Limits;
 }
@@ -205,6 +212,10 @@ export function loadConfig(): Config {
     maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     packageStoreDir: path.resolve(process.env.PACKAGE_STORE_DIR || path.join(dataDir, 'packages')),
+    cluster: {
+      healthIntervalS: intFromEnv('CLUSTER_HEALTH_INTERVAL_S', 60),
+      nodeMonitorGracePeriod: process.env.CLUSTER_NODE_MONITOR_GRACE_PERIOD || undefined,
+    },
     limits: loadLimits(apiHost, apiBaseUrl),
   };
 }

@@ -9,6 +9,8 @@ import path from 'node:path';
 
 export const DEFAULT_DRIVER_MAP: Record<string, string> = {
   'private_registry_mgmt.py': 'private-registry',
+  // Tacker's Kubernetes cluster driver: the built-in cluster engine (docs/cluster-engine.md).
+  'kubernetes_mgmt.py': 'kubernetes',
   // Tacker's sample coordinate script (pickled stdin, Tacker imports): our built-in coordination action.
   'coordinate_vnf.py': 'coordination',
 };

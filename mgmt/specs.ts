@@ -4,12 +4,14 @@
  * has the drivers themselves, for the worker).
  */
 import type { LcmHookBinding } from '../vnfpkg/vnfd-model';
+import { kubernetesSpec } from './kubernetes/spec';
 import { privateRegistrySpec } from './private-registry/spec';
 import { resolveHookWith, type HookRunner } from './resolve';
 import type { DriverSpec } from './types';
 
 export const DRIVER_SPECS: Record<string, DriverSpec> = {
   [privateRegistrySpec.name]: privateRegistrySpec,
+  [kubernetesSpec.name]: kubernetesSpec,
 };
 
 export function resolveHookSpec(binding: LcmHookBinding, readFile: (p: string) => Promise<Buffer | undefined>): Promise<HookRunner<DriverSpec>> {

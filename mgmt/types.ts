@@ -4,7 +4,7 @@
  * Tacker driver files) or to an executable script shipped in the package.
  */
 import type { z } from 'zod';
-import type { LcmHook } from '../vnfpkg/vnfd-model';
+import type { LcmHook, VnfdFlavour } from '../vnfpkg/vnfd-model';
 import type { SshSession } from '../ssh';
 
 /** A VNFC a hook acts on, with the address of one of its CPs resolved on demand. */
@@ -35,6 +35,17 @@ export interface DriverSpec {
   instantiateParams?: z.ZodType;
   /** Package files those params name (field path, file path); the API checks they exist. */
   packageFiles?(params: any): { field: string; path: string }[];
+  /** The params against the flavour they run on (its CPs, the ports of its BaseHOT): each problem names its field. */
+  checkFlavour?(params: any, flavour: FlavourView): { field: string; reason: string }[];
+  /** Hooks this driver runs as a workflow of their own (a child of the hook step), by workflow type. */
+  hookWorkflows?: Partial<Record<LcmHook, string>>;
+}
+
+/** What a driver spec may check its params against. */
+export interface FlavourView {
+  flavour: VnfdFlavour;
+  /** OS::Neutron::Port resources of the flavour's BaseHOT. */
+  baseHotPorts: string[];
 }
 
 /** A built-in driver: its spec and what it does at each hook (on the worker). */

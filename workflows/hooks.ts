@@ -5,7 +5,7 @@
  * A built-in driver runs on the worker; a package script runs on the scripts
  * worker (workflows/scripts.ts), sealed there by the worker.
  */
-import { ActivityCancellationType, ApplicationFailure, patched, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
+import { ActivityCancellationType, ApplicationFailure, executeChild, patched, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
 import type { LcmActivities } from '../activities';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import { acts } from './activities';
@@ -30,6 +30,14 @@ async function runHook(opOccId: string, hook: LcmHook, vnfcIds: string[] | undef
   const p = await acts.prepareLcmHook({ opOccId, hook, vnfcIds });
   if (p.kind === 'none') return;
   if (p.kind === 'builtin') return hookActs().runLcmHook({ opOccId, hook, vnfcIds });
+  if (p.kind === 'workflow') {
+    // a driver whose every step is an activity of its own: a child per hook run, shown under this operation
+    await executeChild(p.workflowType, {
+      workflowId: `${opOccId}-${hook}`, args: [{ opOccId, hook, vnfcIds }],
+      staticSummary: `${p.driver} driver: ${hook} of operation ${opOccId}`,
+    });
+    return;
+  }
   const r = await scriptsWorker({ startToCloseTimeout: '3h', retry: HOOK_RETRY }).runPackageScript({ sealed: p.sealed });
   if (r.exitCode !== 0) throw ApplicationFailure.nonRetryable(`hook ${hook}: ${p.name} ${exitText(r)}`, 'HookFailed');
 }

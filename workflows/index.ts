@@ -15,6 +15,11 @@ export { instantiate, terminate, heal, scale, changeVnfpkg };
 export { rollVnfc } from '../ops/vnflcm/change-vnfpkg/roll-vnfc';
 export { rollingChunk } from '../ops/vnflcm/change-vnfpkg/rolling-chunk';
 export { onboard } from '../ops/vnfpkgm/onboard/workflow';
+export {
+  kubernetesInstantiateEnd, kubernetesScaleStart, kubernetesScaleEnd, kubernetesHealStart, kubernetesHealEnd, kubernetesTerminateEnd,
+} from '../cluster/workflows/vnf-hooks';
+export { rotateClusterCa } from '../cluster/workflows/rotate-ca';
+export { clusterHealth } from '../cluster/workflows/health';
 
 /**
  * The one type every VNF LCM operation had before each got its own: operations started under it

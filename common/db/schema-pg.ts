@@ -6,12 +6,14 @@
  * the repositories are written once. Migrations: drizzle-pg/.
  */
 import { sql } from 'drizzle-orm';
-import { pgTable, text, boolean, jsonb, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
+import { pgTable, text, boolean, integer, jsonb, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
 
 import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 import type { Vnfd } from '../../vnfpkg/vnfd-model';
 import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
 import { LCM_OPERATIONS } from '../../engine/contracts';
+import type { ClusterPkiCerts } from '../../cluster/pki';
+import { CLUSTER_KINDS, HEALTH_STATUSES, JOIN_STATES, NODE_ROLES, type ClusterSettings } from '../../cluster/model';
 
 type Json = Record<string, unknown>;
 
@@ -130,3 +132,69 @@ export const sshHostKeys = pgTable('ssh_host_keys', {
   fingerprint: text('fingerprint').notNull(),
   learnedAt: text('learned_at').notNull(),
 });
+
+/**
+ * Kubernetes clusters of the cluster engine (docs/cluster-engine.md): a
+ * Tacker Kubernetes VNF's (kind vnf: its nodes are the instance's VNFCs) or a
+ * Magnum cluster's. Settings are plain; logins and registry credentials are
+ * one sealed value.
+ */
+export const clusters = pgTable('clusters', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  kind: text('kind', { enum: CLUSTER_KINDS }).notNull(),
+  name: text('name').notNull(),
+  /** kind vnf: the VNF instance whose VNFCs are the nodes. */
+  vnfInstanceId: text('vnf_instance_id'),
+  vimId: text('vim_id').references(() => vims.id),
+  /** The API endpoint's address (a master's, or the cluster CP's), and https://<it>:6443 once the API answers. */
+  endpoint: text('endpoint'),
+  apiAddress: text('api_address'),
+  settings: jsonb('settings').$type<ClusterSettings>().notNull(),
+  secretsSealed: text('secrets_sealed').notNull(),
+  /** The PKI generation in use (cluster_pki); a CA rotation moves it on. */
+  pkiGeneration: integer('pki_generation').notNull().default(1),
+  /** The Kubernetes VIM the cluster is registered as (Tacker: vim_name). */
+  registeredVimId: text('registered_vim_id').references(() => vims.id, { onDelete: 'set null' }),
+  healthStatus: text('health_status', { enum: HEALTH_STATUSES }),
+  healthStatusReason: jsonb('health_status_reason').$type<Record<string, string>>(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at'),
+}, (t) => [
+  index('clusters_project').on(t.projectId),
+  uniqueIndex('clusters_vnf_instance').on(t.vnfInstanceId),
+  check('clusters_kind', sql.raw(inList('kind', CLUSTER_KINDS))),
+  check('clusters_health_status', sql.raw(`health_status IS NULL OR ${inList('health_status', HEALTH_STATUSES)}`)),
+]);
+
+/** A cluster's nodes: the server, its address, role and node group, and how far it got into the cluster. */
+export const clusterNodes = pgTable('cluster_nodes', {
+  clusterId: text('cluster_id').notNull().references(() => clusters.id, { onDelete: 'cascade' }),
+  serverId: text('server_id').notNull(),
+  /** The Kubernetes node name (kubeadm's nodeRegistration.name). */
+  name: text('name').notNull(),
+  address: text('address').notNull(),
+  role: text('role', { enum: NODE_ROLES }).notNull(),
+  nodegroup: text('nodegroup').notNull(),
+  /** Whose SSH host key pin the node uses (a VNFC id; a Magnum node's server id). */
+  hostKeyId: text('host_key_id').notNull(),
+  joinState: text('join_state', { enum: JOIN_STATES }).notNull(),
+  /** Install steps done on this server (cluster/model.ts NODE_STEPS). */
+  doneSteps: jsonb('done_steps').$type<string[]>().notNull(),
+  /** The PKI generation its certificates come from. */
+  pkiGeneration: integer('pki_generation').notNull().default(1),
+  createdAt: text('created_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.clusterId, t.serverId] }),
+  check('cluster_nodes_role', sql.raw(inList('role', NODE_ROLES))),
+  check('cluster_nodes_join_state', sql.raw(inList('join_state', JOIN_STATES))),
+]);
+
+/** The cluster's PKI, one row per generation: certificates in clear, private keys sealed. */
+export const clusterPki = pgTable('cluster_pki', {
+  clusterId: text('cluster_id').notNull().references(() => clusters.id, { onDelete: 'cascade' }),
+  generation: integer('generation').notNull(),
+  certs: jsonb('certs').$type<ClusterPkiCerts>().notNull(),
+  keysSealed: text('keys_sealed').notNull(),
+  createdAt: text('created_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.clusterId, t.generation] })]);

@@ -29,6 +29,7 @@ type SameRows<K extends keyof Tables> =
     ? Same<(typeof sqliteSchema)[K]['$inferInsert'], (typeof pgSchema)[K]['$inferInsert']> : false;
 const rowTypesMatch: { [K in keyof Tables]: SameRows<K> } = {
   vims: true, vnfPackages: true, vnfPackageFiles: true, vnfInstances: true, vnfLcmOpOccs: true, sshHostKeys: true,
+  clusters: true, clusterNodes: true, clusterPki: true,
 };
 void rowTypesMatch;
 

@@ -26,6 +26,9 @@ export interface Tables {
   vnfInstances: typeof schema.vnfInstances;
   vnfLcmOpOccs: typeof schema.vnfLcmOpOccs;
   sshHostKeys: typeof schema.sshHostKeys;
+  clusters: typeof schema.clusters;
+  clusterNodes: typeof schema.clusterNodes;
+  clusterPki: typeof schema.clusterPki;
 }
 
 /** What a repository function gets inside `read` or `tx`: the query builder and the tables. */

@@ -156,3 +156,14 @@ export function buildFromBaseHot(flavour: VnfdFlavour, hot: BaseHot, input: Inst
   if (!('nfv' in params)) (params as Record<string, unknown>).nfv = { type: 'json' };
   return { template, files: { ...hot.nested }, parameters: { nfv } };
 }
+
+/** Names of the OS::Neutron::Port resources of a flavour's BaseHOT (top and nested): where a VIP such as Tacker's vip_CP lives. */
+export function baseHotPortNames(files: Record<string, Buffer>, flavourId: string): string[] {
+  const hot = findBaseHot(files, flavourId);
+  if (!hot) return [];
+  const ports = (source: string, t: string) => {
+    const resources = parseHot(t, source).resources;
+    return isObject(resources) ? Object.entries(resources).filter(([, r]) => isObject(r) && r.type === 'OS::Neutron::Port').map(([n]) => n) : [];
+  };
+  return [...new Set([...ports(hot.topPath, hot.topText), ...Object.entries(hot.nested).flatMap(([n, t]) => ports(n, t))])];
+}

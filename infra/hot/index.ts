@@ -10,7 +10,7 @@ import type { InstantiateInput, StackSpec } from './types';
 
 export type { InstantiateInput, StackSpec } from './types';
 export { vduCountsForLevel, vduCountsForScaleLevels, scaleStatusForLevel, effectiveLevelId } from './levels';
-export { findBaseHot } from './base-hot';
+export { baseHotPortNames, findBaseHot } from './base-hot';
 export type { NfvParam } from './nfv-param';
 
 /**

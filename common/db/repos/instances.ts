@@ -68,3 +68,7 @@ export function instantiatedInfoOf(inst: Pick<InstanceRow, 'id' | 'instantiatedV
   if (!inst.instantiatedVnfInfo) throw new Error(`VNF instance ${inst.id} has no instantiatedVnfInfo (not instantiated)`);
   return inst.instantiatedVnfInfo;
 }
+
+export function setInstanceVimConnectionInfo(store: Store, id: string, vimConnectionInfo: InstanceRow['vimConnectionInfo']): Promise<void> {
+  return store.read(async ({ db, t }) => { await db.update(t.vnfInstances).set({ vimConnectionInfo }).where(eq(t.vnfInstances.id, id)); });
+}

@@ -9,7 +9,7 @@ import { baseHotFiles, hasPackageFile, packageFile } from '../../../common/db/re
 import { packageById } from '../../../common/db/repos/packages';
 import { badRequest, conflict } from '../../../common/http-error';
 import { parse } from '../../../common/validate';
-import { buildStack, vduCountsForLevel } from '../../../infra/hot';
+import { baseHotPortNames, buildStack, vduCountsForLevel } from '../../../infra/hot';
 import { resolveHookSpec } from '../../../mgmt/specs';
 import type { Vnfd, VnfdFlavour } from '../../../vnfpkg/vnfd-model';
 import type { PrecheckInput, StartPlan } from '../../operation';
@@ -60,6 +60,11 @@ async function checkDriverParams(db: Store, packageId: string, flavour: VnfdFlav
     const params = parse(runner.driver.instantiateParams, additionalParams, 'additionalParams', ['additionalParams']);
     for (const f of runner.driver.packageFiles?.(params) ?? []) {
       if (!(await hasPackageFile(db, packageId, f.path))) throw badRequest(`additionalParams.${f.field}: "${f.path}" is not a file of the VNF package`);
+    }
+    const problems = runner.driver.checkFlavour?.(params, { flavour, baseHotPorts: baseHotPortNames(await baseHotFiles(db, packageId), flavour.flavourId) }) ?? [];
+    if (problems.length) {
+      const invalidParams = problems.map((p) => ({ field: `additionalParams.${p.field}`, reason: p.reason }));
+      throw badRequest(`invalid additionalParams: ${invalidParams.map((p) => `${p.field}: ${p.reason}`).join('; ')}`, { invalidParams });
     }
   }
 }

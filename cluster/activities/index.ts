@@ -1,0 +1,19 @@
+/** The cluster engine's activities (docs/cluster-engine.md), built once per worker. */
+import type { ActivityDeps } from '../../activities/deps';
+import { healthActivities } from './health';
+import { nodeActivities } from './nodes';
+import { rotateActivities } from './rotate';
+import { vimActivities } from './vim';
+import { vnfClusterActivities } from './vnf-cluster';
+
+export function clusterActivities(deps: ActivityDeps) {
+  return {
+    ...nodeActivities(deps),
+    ...vnfClusterActivities(deps),
+    ...vimActivities(deps),
+    ...rotateActivities(deps),
+    ...healthActivities(deps),
+  };
+}
+
+export type ClusterActivities = ReturnType<typeof clusterActivities>;

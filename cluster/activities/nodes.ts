@@ -1,0 +1,167 @@
+/**
+ * The cluster engine's node activities: one install step on one node over
+ * SSH, the checks through the Kubernetes API, and a node's way out. A step
+ * the node has done is skipped (recorded per node); a failure names the
+ * step and the node ("kubeadm join on worker wn-1 (127.20.0.7): ...") and is
+ * not retried automatically: the operation's policy decides (FAILED_TEMP for
+ * a VNF, *_FAILED for Magnum), and a retry re-runs the step.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { ActivityDeps } from '../../activities/deps';
+import { recordNodeStep, setNodeJoinState, type ClusterNodeRow } from '../../common/db/repos/clusters';
+import { isNodeReady, nodeReadyStatus, KubeApiError } from '../../infra/kubernetes';
+import { SshError, type SshSession } from '../../ssh';
+import { kubeadmInit, kubeadmJoin, kubeadmReset, type PkiFile } from '../install/control-plane';
+import { configureRegistries, installContainerRuntime, installKubernetesPackages, prepareNode, type NodeInstall } from '../install/steps';
+import type { NodeStep } from '../model';
+import { bootstrapTokenSecret, caCertHash, newBootstrapToken, type ClusterPki } from '../pki';
+import { openCluster, type ClusterAccess } from './access';
+import type { NodeStepInput, RemovalStep } from './types';
+
+const label = (n: ClusterNodeRow) => `${n.role} ${n.name} (${n.address})`;
+
+/** The CA files kubeadm takes as a user-provided CA (it makes every other certificate from them). */
+export function pkiFiles(pki: ClusterPki): PkiFile[] {
+  const d = '/etc/kubernetes/pki';
+  return [
+    { path: `${d}/ca.crt`, content: pki.certs.kubernetesCa, secret: false }, { path: `${d}/ca.key`, content: pki.keys.kubernetesCa, secret: true },
+    { path: `${d}/front-proxy-ca.crt`, content: pki.certs.frontProxyCa, secret: false }, { path: `${d}/front-proxy-ca.key`, content: pki.keys.frontProxyCa, secret: true },
+    { path: `${d}/etcd/ca.crt`, content: pki.certs.etcdCa, secret: false }, { path: `${d}/etcd/ca.key`, content: pki.keys.etcdCa, secret: true },
+    { path: `${d}/sa.pub`, content: pki.certs.serviceAccountPublicKey, secret: false }, { path: `${d}/sa.key`, content: pki.keys.serviceAccount, secret: true },
+  ];
+}
+
+/** Runs `fn` on the node over SSH, heartbeating; a failure becomes one that names the step and the node. */
+export async function onNode<T>(c: ClusterAccess, node: ClusterNodeRow, step: string, fn: (s: SshSession) => Promise<T>): Promise<T> {
+  const beat = setInterval(() => Context.current().heartbeat({ step }), 5_000);
+  let session: SshSession | undefined;
+  try {
+    session = await c.ssh(node);
+    const s = session;
+    // a cancel (FORCEFUL) closes the session, which ends the remote command, and ends this activity
+    return await Promise.race([fn(s), Context.current().cancelled.then(() => { throw new Error('cancelled'); })]);
+  } catch (e) {
+    if (e instanceof ApplicationFailure) throw e;
+    const detail = session ? session.redact((e as Error).message) : (e as Error).message;
+    // a command that failed or a login refused needs a change or the operator, not a quick repeat
+    const retriable = !(e instanceof SshError) || /connect|timed out|connection lost/i.test(e.name + e.message) && !/auth/i.test(e.name);
+    const failure = `${step} on ${label(node)}: ${detail}`;
+    throw retriable ? ApplicationFailure.retryable(failure, 'NodeStepTransient') : ApplicationFailure.nonRetryable(failure, 'NodeStepFailed');
+  } finally {
+    clearInterval(beat);
+    await session?.close().catch(() => undefined);
+  }
+}
+
+/** Whether the API answers the engine's admin certificate (false while it is coming up). */
+async function apiAnswers(c: ClusterAccess): Promise<boolean> {
+  try {
+    return (await c.kube().healthz()).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export function nodeActivities(deps: ActivityDeps) {
+  const { db } = deps;
+  return {
+    async runNodeStep({ clusterId, serverId, step }: NodeStepInput): Promise<'done' | 'already'> {
+      const c = await openCluster(deps, clusterId);
+      const node = c.node(serverId);
+      if (node.doneSteps.includes(step)) return 'already';
+      const install: NodeInstall = { settings: c.cluster.settings, secrets: c.secrets };
+      await onNode(c, node, step, async (s) => {
+        switch (step as NodeStep) {
+          case 'prepare': return prepareNode(s, install);
+          case 'container runtime': return installContainerRuntime(s, install);
+          case 'private registries': return configureRegistries(s, install);
+          case 'kubernetes packages': return installKubernetesPackages(s, install);
+          case 'kubeadm init': {
+            await kubeadmInit(s, { nodeName: node.name, advertiseAddress: node.address, endpoint: c.cluster.endpoint!, settings: c.cluster.settings }, pkiFiles(c.pki), () => apiAnswers(c));
+            return;
+          }
+          case 'kubeadm join': {
+            const token = newBootstrapToken();
+            await c.kube().createSecret('kube-system', bootstrapTokenSecret(token, { ttlSeconds: 3600, description: `join of ${node.name}` }));
+            await kubeadmJoin(s, { nodeName: node.name, endpoint: c.cluster.endpoint!, token: token.token, caCertHash: caCertHash(c.pki.certs.kubernetesCa) },
+              async () => (await c.kube().getNode(node.name)) !== undefined);
+          }
+        }
+      });
+      await recordNodeStep(db, clusterId, serverId, step);
+      return 'done';
+    },
+
+    /** The API's /healthz with the engine's admin certificate. */
+    async apiHealth({ clusterId, generation }: { clusterId: string; generation?: number }): Promise<{ ok: boolean; detail?: string }> {
+      const c = await openCluster(deps, clusterId, generation);
+      try {
+        const h = await c.kube().healthz();
+        return { ok: h.status === 200, detail: `healthz ${h.status} ${h.body.slice(0, 100)}` };
+      } catch (e) {
+        return { ok: false, detail: (e as Error).message.slice(0, 200) };
+      }
+    },
+
+    /** The node's Ready condition, as the API reports it. */
+    async nodeReady({ clusterId, serverId, generation }: { clusterId: string; serverId: string; generation?: number }): Promise<{ ok: boolean; detail?: string }> {
+      const c = await openCluster(deps, clusterId, generation);
+      const node = c.node(serverId);
+      try {
+        const n = await c.kube().getNode(node.name);
+        if (!n) return { ok: false, detail: `no Node ${node.name} registered` };
+        return { ok: isNodeReady(n), detail: `Ready=${nodeReadyStatus(n)}` };
+      } catch (e) {
+        return { ok: false, detail: (e as Error).message.slice(0, 200) };
+      }
+    },
+
+    async markNodeJoined({ clusterId, serverId }: { clusterId: string; serverId: string }): Promise<void> {
+      const c = await openCluster(deps, clusterId);
+      const node = c.node(serverId);
+      await c.kube().labelNode(node.name, {
+        'magnum.openstack.org/role': node.role, 'magnum.openstack.org/nodegroup': node.nodegroup,
+        ...(node.role === 'worker' ? { 'node-role.kubernetes.io/worker': '' } : {}),
+      });
+      await setNodeJoinState(db, clusterId, serverId, { joinState: 'joined', pkiGeneration: c.cluster.pkiGeneration });
+    },
+
+    /** One step of a node's way out (REMOVAL_STEPS, in order); each is done when re-run. */
+    async removeNodeStep({ clusterId, serverId, step }: { clusterId: string; serverId: string; step: RemovalStep }): Promise<{ ok: boolean; detail?: string }> {
+      const c = await openCluster(deps, clusterId);
+      const node = c.nodes.find((x) => x.serverId === serverId);
+      if (!node) return { ok: true }; // gone already
+      await setNodeJoinState(db, clusterId, serverId, { joinState: 'removing' });
+      const api = async (fn: () => Promise<{ ok: boolean; detail?: string } | unknown>): Promise<{ ok: boolean; detail?: string }> => {
+        try {
+          const r = await fn();
+          return r && typeof r === 'object' && 'ok' in r ? r as { ok: boolean; detail?: string } : { ok: true };
+        } catch (e) {
+          if (e instanceof KubeApiError && e.status === 404) return { ok: true }; // the Node is gone already
+          throw ApplicationFailure.retryable(`${step} ${label(node)}: ${(e as Error).message}`, 'NodeStepTransient');
+        }
+      };
+      switch (step) {
+        case 'cordon': return api(() => c.kube().cordonNode(node.name));
+        // one pass of evictions; the workflow calls again on a timer until the node is empty
+        case 'drain': return api(async () => {
+          const r = await c.kube().drainNode(node.name);
+          return { ok: r.done, detail: r.done ? undefined : `${r.remaining.length} pods still on the node` };
+        });
+        case 'delete the Node of': return api(() => c.kube().deleteNode(node.name));
+        case 'kubeadm reset on':
+          // the server may already be gone or down (a failed node): nothing left to reset then
+          await onNode(c, node, step, (s) => kubeadmReset(s)).catch((e: Error) => deps.log.warn({ clusterId, serverId, err: e.message }, 'kubeadm reset skipped'));
+          return { ok: true };
+      }
+    },
+
+    /** A joined worker leaves its old control plane for a new one: reset, and its join step to be done again. */
+    async resetForRejoin({ clusterId, serverId }: { clusterId: string; serverId: string }): Promise<void> {
+      const c = await openCluster(deps, clusterId);
+      const node = c.node(serverId);
+      await onNode(c, node, 'kubeadm reset on', (s) => kubeadmReset(s));
+      await setNodeJoinState(db, clusterId, serverId, { joinState: 'installing', doneSteps: node.doneSteps.filter((x) => x !== 'kubeadm join') });
+    },
+  };
+}

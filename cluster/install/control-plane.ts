@@ -1,0 +1,66 @@
+/**
+ * The kubeadm steps (docs/cluster-engine.md §2, steps 5-7, and the removal):
+ * the product's CAs placed on the first master, `kubeadm init` from a config
+ * file, `kubeadm join` with a bootstrap token in a config file (0600), and
+ * `kubeadm reset`. Whether the API answers and a node is Ready is judged
+ * through the Kubernetes API by the caller, never from kubeadm's output.
+ */
+import type { SshSession } from '../../ssh';
+import { KUBEADM_INIT_CONFIG, KUBEADM_JOIN_CONFIG, kubeadmInitConfig, kubeadmJoinConfig, type InitConfigInput, type JoinConfigInput } from './files';
+import { writeFile } from './steps';
+
+const MIN = 60_000;
+
+/** A file of the cluster's PKI as placed under /etc/kubernetes/pki; keys are 0600. */
+export interface PkiFile { path: string; content: string; secret: boolean }
+
+export async function placePki(s: SshSession, files: PkiFile[]): Promise<void> {
+  for (const f of files) await writeFile(s, f.path, f.content, f.secret ? '600' : '644');
+}
+
+/** Whether kubeadm has already set this node up (its kubeconfig is there). */
+async function hasFile(s: SshSession, file: string): Promise<boolean> {
+  return (await s.exec(`test -f ${file}`, { sudo: true, timeoutMs: MIN })).code === 0;
+}
+
+/**
+ * The product's CAs in /etc/kubernetes/pki, then kubeadm init, unless it
+ * already ran. `apiAnswers` asks the API (with the product's admin
+ * certificate): an init that left files but no API is reset (which removes
+ * /etc/kubernetes, the CAs too) and run again.
+ */
+export async function kubeadmInit(s: SshSession, c: InitConfigInput, pki: PkiFile[], apiAnswers: () => Promise<boolean>): Promise<'initialised' | 'already'> {
+  if (await hasFile(s, '/etc/kubernetes/admin.conf')) {
+    if (await apiAnswers()) return 'already';
+    await kubeadmReset(s);
+  }
+  await placePki(s, pki);
+  await writeFile(s, KUBEADM_INIT_CONFIG, kubeadmInitConfig(c), '600');
+  await s.run(`kubeadm init --config ${KUBEADM_INIT_CONFIG}`, { sudo: true, timeoutMs: 15 * MIN });
+  return 'initialised';
+}
+
+/**
+ * kubeadm join, unless the node has joined. `registered` asks the API
+ * whether the node's Node object exists: a node with a kubelet.conf but no
+ * Node (a join cut short) is reset and joined again.
+ */
+export async function kubeadmJoin(s: SshSession, c: JoinConfigInput, registered: () => Promise<boolean>): Promise<'joined' | 'already'> {
+  if (await hasFile(s, '/etc/kubernetes/kubelet.conf')) {
+    if (await registered()) return 'already';
+    await kubeadmReset(s);
+  }
+  await writeFile(s, KUBEADM_JOIN_CONFIG, kubeadmJoinConfig(c), '600');
+  try {
+    await s.run(`kubeadm join --config ${KUBEADM_JOIN_CONFIG}`, { sudo: true, timeoutMs: 15 * MIN });
+  } finally {
+    // the token is short-lived, but it has no business staying on the node
+    await s.exec(`rm -f ${KUBEADM_JOIN_CONFIG}`, { sudo: true, timeoutMs: MIN }).catch(() => undefined);
+  }
+  return 'joined';
+}
+
+/** kubeadm reset: the node's static pods, kubelet state, kubeconfigs and certificates go. */
+export async function kubeadmReset(s: SshSession): Promise<void> {
+  await s.run('kubeadm reset -f', { sudo: true, timeoutMs: 5 * MIN });
+}

@@ -1,0 +1,61 @@
+/**
+ * What the cluster engine knows of a Kubernetes cluster on VMs, shared by the
+ * store (common/db), the activities and the workflows (type-only there): the
+ * Tacker Kubernetes VNF's cluster and a Magnum cluster are the same thing to it.
+ */
+
+/** Who drives the cluster: a Tacker VNF instance's Mgmt Driver, or Magnum's API. */
+export const CLUSTER_KINDS = ['vnf', 'magnum'] as const;
+export type ClusterKind = (typeof CLUSTER_KINDS)[number];
+
+export const NODE_ROLES = ['master', 'worker'] as const;
+export type NodeRole = (typeof NODE_ROLES)[number];
+
+/**
+ * Where a node is on its way into (or out of) the cluster. The install steps
+ * it has done are kept beside it, so a retried step finds its work done.
+ */
+export const JOIN_STATES = ['pending', 'installing', 'joined', 'removing'] as const;
+export type JoinState = (typeof JOIN_STATES)[number];
+
+/** The per-node install steps, in order (cluster/install/steps.ts). */
+export const NODE_STEPS = ['prepare', 'container runtime', 'private registries', 'kubernetes packages', 'kubeadm init', 'kubeadm join'] as const;
+export type NodeStep = (typeof NODE_STEPS)[number];
+
+/** A node leaving the cluster, in this order. */
+export const REMOVAL_STEPS = ['cordon', 'drain', 'delete the Node of', 'kubeadm reset on'] as const;
+export type RemovalStep = (typeof REMOVAL_STEPS)[number];
+
+export const HEALTH_STATUSES = ['HEALTHY', 'UNHEALTHY', 'UNKNOWN'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+
+/** One private registry every node is set up for (seed 000: private_registry_connection_info). */
+export interface RegistrySetting {
+  server: string;
+  /** 0: HTTP (insecure), 1: HTTPS with the CA below. */
+  connectionType: 0 | 1;
+  /** PEM of the CA (from the package's certificate_path), for connection type 1. */
+  caPem?: string;
+  /** Lines for /etc/hosts (the seed's hosts_string). */
+  hostsString?: string;
+  /** Whether a username/password is sealed for it. */
+  hasCredentials: boolean;
+}
+
+/** The settings every node is installed with; secrets (passwords, proxy URLs with credentials) are sealed apart. */
+export interface ClusterSettings {
+  kubeVersion: string;
+  podCidr: string;
+  serviceCidr: string;
+  registries: RegistrySetting[];
+  noProxy?: string;
+  /** Controller-manager flags (e.g. a shorter node grace period for tests). */
+  controllerManagerArgs?: Record<string, string>;
+}
+
+/** The cluster's secrets, sealed as one value: node logins, registry credentials, proxy URLs. */
+export interface ClusterSecrets {
+  logins: Record<NodeRole, { username: string; password?: string; privateKey?: string }>;
+  registries: Record<string, { username: string; password: string }>;
+  proxy?: { http_proxy?: string; https_proxy?: string };
+}

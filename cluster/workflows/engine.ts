@@ -1,0 +1,118 @@
+/**
+ * The cluster engine's building blocks, in workflow code (deterministic, no
+ * I/O): install a node, bring up the control plane, join and remove nodes.
+ * Every step is an activity of cluster/activities, idempotent; waits for the
+ * API and for a node to be Ready are status polls between workflow timers.
+ * The Tacker driver's hook workflows (vnf-hooks.ts) and Magnum's cluster
+ * operations compose these.
+ */
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ApplicationFailure, ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { clusterHealth, healthWorkflowId } from './health';
+import type { ClusterActivities } from '../activities';
+import type { NodeRef } from '../activities/types';
+import { REMOVAL_STEPS } from '../model';
+
+/** SSH and kubeadm steps: long, heartbeating; a command that failed is not retried (the failure says why). */
+const nodeActs = proxyActivities<ClusterActivities>({
+  startToCloseTimeout: '45m',
+  heartbeatTimeout: '1m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
+});
+
+/** Short calls (the Kubernetes API, the store). */
+const quick = proxyActivities<ClusterActivities>({
+  startToCloseTimeout: '1m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
+});
+
+export const INSTALL_STEPS = ['prepare', 'container runtime', 'private registries', 'kubernetes packages'] as const;
+
+/** "worker wn-1 (127.20.0.7)", as failures and progress name a node. */
+export const nodeLabel = (n: NodeRef) => `${n.role} ${n.name} (${n.address})`;
+
+/** Polls `check` on timers (1 s, doubling to 10 s) until it holds; fails naming `what` after `timeoutS`. */
+export async function waitUntil(what: string, timeoutS: number, check: () => Promise<{ ok: boolean; detail?: string }>): Promise<void> {
+  const deadline = Date.now() + timeoutS * 1000;
+  let delay = 1000;
+  let last: string | undefined;
+  for (;;) {
+    const r = await check();
+    if (r.ok) return;
+    last = r.detail;
+    if (Date.now() + delay > deadline) {
+      throw ApplicationFailure.nonRetryable(`${what} not reached within ${timeoutS} s${last ? ` (last: ${last})` : ''}`, 'NodeStepFailed');
+    }
+    await sleep(delay);
+    delay = Math.min(delay * 2, 10_000);
+  }
+}
+
+/** Steps 1-4 of docs/cluster-engine.md on one node (those it has not done yet). */
+export async function installNode(clusterId: string, node: NodeRef): Promise<void> {
+  for (const step of INSTALL_STEPS) await nodeActs.runNodeStep({ clusterId, serverId: node.serverId, step });
+}
+
+/** The first master: the CAs placed, kubeadm init, then the API answering the product's admin certificate. */
+export async function initControlPlane(clusterId: string, master: NodeRef): Promise<void> {
+  await nodeActs.runNodeStep({ clusterId, serverId: master.serverId, step: 'kubeadm init' });
+  await waitUntil(`the Kubernetes API of ${nodeLabel(master)}`, 600, () => quick.apiHealth({ clusterId }));
+  await waitNodeReady(clusterId, master);
+}
+
+export async function waitNodeReady(clusterId: string, node: NodeRef): Promise<void> {
+  await waitUntil(`${nodeLabel(node)} Ready`, 600, () => quick.nodeReady({ clusterId, serverId: node.serverId }));
+  await quick.markNodeJoined({ clusterId, serverId: node.serverId });
+}
+
+/** kubeadm join with a fresh bootstrap token, then Ready. */
+export async function joinNode(clusterId: string, node: NodeRef): Promise<void> {
+  await nodeActs.runNodeStep({ clusterId, serverId: node.serverId, step: 'kubeadm join' });
+  await waitNodeReady(clusterId, node);
+}
+
+/**
+ * The whole cluster on its nodes: every node installed (in parallel), the
+ * control plane on the first master, then every other node joined.
+ */
+export async function installCluster(clusterId: string, nodes: NodeRef[]): Promise<void> {
+  const masters = nodes.filter((n) => n.role === 'master');
+  if (masters.length !== 1) {
+    throw ApplicationFailure.nonRetryable(`the cluster has ${masters.length} masters; the engine installs exactly one (highly available control planes are not supported yet)`, 'NodeStepFailed');
+  }
+  await Promise.all(nodes.map((n) => installNode(clusterId, n)));
+  await initControlPlane(clusterId, masters[0]);
+  await Promise.all(nodes.filter((n) => n.role !== 'master').map((n) => joinNode(clusterId, n)));
+  await watchHealth(clusterId);
+}
+
+/** The cluster's health workflow, started once and left running on its own (it ends with the cluster). */
+export async function watchHealth(clusterId: string): Promise<void> {
+  const intervalS = await quick.healthInterval();
+  try {
+    await startChild(clusterHealth, {
+      workflowId: healthWorkflowId(clusterId), args: [{ clusterId, intervalS }],
+      parentClosePolicy: ParentClosePolicy.ABANDON, staticSummary: `Health of cluster ${clusterId}, every ${intervalS} s`,
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
+}
+
+/** New workers: installed and joined. */
+export async function addWorkers(clusterId: string, nodes: NodeRef[]): Promise<void> {
+  await Promise.all(nodes.map(async (n) => {
+    await installNode(clusterId, n);
+    await joinNode(clusterId, n);
+  }));
+}
+
+/** Workers leaving: cordon, drain, delete the Node, reset the node (in that order; the progress names each). */
+export async function removeWorkers(clusterId: string, nodes: NodeRef[], progress: (step: string) => Promise<void>): Promise<void> {
+  for (const n of nodes) {
+    for (const step of REMOVAL_STEPS) {
+      await progress(`${step} ${nodeLabel(n)}`);
+      await waitUntil(`${step} ${nodeLabel(n)}`, 600, () => nodeActs.removeNodeStep({ clusterId, serverId: n.serverId, step }));
+    }
+  }
+}
