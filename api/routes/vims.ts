@@ -10,6 +10,7 @@ import { Router, type Request, type Response } from 'express';
 import { deleteVim, findOwnedVim, findUsableVim, listVims, registerVim, updateVim, type VimRow } from '../../common/db/repos/vims';
 import { instanceOnVim } from '../../common/db/repos/instances';
 import { KeystoneSession } from '../../infra/openstack/keystone';
+import { KubeClient, kubeEndpointProblem } from '../../infra/kubernetes';
 import { vimEndpointProblem } from '../../common/outbound';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
@@ -27,8 +28,16 @@ export function sendTackerError(res: Response, status: number, message: string, 
   res.status(status).json({ TackerError: { type, message, detail: '' } });
 }
 
-/** What a VIM shows: never its password. */
+/** What a VIM shows: never its password or token. */
 export function vimView(v: VimRow) {
+  if (v.type === 'kubernetes') {
+    return {
+      id: v.id, name: v.name, description: v.description, type: v.type, tenant_id: v.projectId, auth_url: v.authUrl,
+      auth_cred: { bearer_token: '***', ssl_ca_cert: v.caCert ?? null },
+      vim_project: { name: v.project }, placement_attr: { regions: [] },
+      is_default: v.isDefault, shared: v.shared, status: v.status, extra: {}, created_at: v.createdAt, updated_at: v.updatedAt ?? null,
+    };
+  }
   return {
     id: v.id, name: v.name, description: v.description, type: v.type, tenant_id: v.projectId,
     auth_url: v.authUrl,
@@ -56,6 +65,17 @@ export function vimsRouter(ctx: ApiContext): Router {
       throw new HttpError(400, `VIM authentication failed at ${v.authUrl}: ${(e as Error).message.slice(0, 200)}`, 'VimUnauthorizedException');
     }
   };
+  /** The token opens the API: whoami answers (400 naming the VIM's answer otherwise). */
+  const checkKubernetesReachable = async (server: string, caPem: string, token: string) => {
+    const kube = new KubeClient({ server, caPem, credentials: { token }, timeoutMs: 15_000 });
+    try {
+      await kube.whoAmI();
+    } catch (e) {
+      throw new HttpError(400, `VIM authentication failed at ${server}: ${redactString((e as Error).message).slice(0, 200)}`, 'VimUnauthorizedException');
+    } finally {
+      kube.close();
+    }
+  };
   r.get('/vims', authorize('vims', 'read'), async (req, res) => {
     const scope = scopeOf(callerOf(res), req.query.all_projects === 'true');
     let rows = await listVims(db, scope);
@@ -76,8 +96,20 @@ export function vimsRouter(ctx: ApiContext): Router {
     const caller = callerOf(res);
     const b = parse(VimRegisterRequest, req.body).vim;
     if (b.tenant_id && b.tenant_id !== caller.projectId && !caller.isAdmin) throw new HttpError(403, 'tenant_id: a VIM can only be registered for your own project', 'Forbidden');
-    const outbound = vimEndpointProblem(b.auth_url);
+    const outbound = b.type === 'kubernetes' ? kubeEndpointProblem(b.auth_url) : vimEndpointProblem(b.auth_url);
     if (outbound) throw new HttpError(400, `auth_url: ${outbound}`, 'BadRequest');
+    if (b.type === 'kubernetes') {
+      await checkKubernetesReachable(b.auth_url, b.auth_cred.ssl_ca_cert, b.auth_cred.bearer_token);
+      const id = crypto.randomUUID();
+      const now = new Date().toISOString();
+      await registerVim(db, {
+        id, projectId: b.tenant_id ?? caller.projectId, shared: false, name: b.name, description: b.description ?? '', type: 'kubernetes',
+        authUrl: b.auth_url.replace(/\/+$/, ''), username: '', passwordSealed: box.seal(b.auth_cred.bearer_token), project: b.vim_project?.name ?? 'default',
+        caCert: b.auth_cred.ssl_ca_cert, isDefault: b.is_default ?? false, status: 'REACHABLE', createdAt: now, updatedAt: now,
+      });
+      res.status(201).json({ vim: vimView((await findOwnedVim(db, scopeOf(caller), id))!) });
+      return;
+    }
     const v = {
       authUrl: b.auth_url.replace(/\/+$/, ''), username: b.auth_cred.username, password: b.auth_cred.password, project: b.vim_project.name,
       userDomain: b.auth_cred.user_domain_name || 'Default', projectDomain: b.vim_project.project_domain_name || 'Default', region: 'RegionOne',
@@ -104,6 +136,16 @@ export function vimsRouter(ctx: ApiContext): Router {
       throw notFound(idOf(req));
     }
     const b = parse(VimUpdateRequest, req.body).vim;
+    if (current.type === 'kubernetes') {
+      const token = b.auth_cred?.bearer_token;
+      if (token) await checkKubernetesReachable(current.authUrl, current.caCert ?? '', token);
+      await updateVim(db, current, {
+        name: b.name ?? current.name, description: b.description ?? current.description, isDefault: b.is_default ?? current.isDefault,
+        ...(token ? { passwordSealed: box.seal(token) } : {}), updatedAt: new Date().toISOString(),
+      });
+      res.json({ vim: vimView((await findOwnedVim(db, scopeOf(caller), current.id))!) });
+      return;
+    }
     const password = b.auth_cred?.password ?? box.open(current.passwordSealed);
     const next = {
       authUrl: current.authUrl, username: b.auth_cred?.username ?? current.username, password,

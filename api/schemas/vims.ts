@@ -19,18 +19,36 @@ const VimProject = z.object({
   project_domain_name: z.string().max(255).optional(),
 });
 
-export const VimRegisterRequest = z.object({
-  vim: z.object({
-    name: Name,
-    description: z.string().max(1024).optional(),
-    type: z.literal('openstack', { message: 'only openstack VIMs are supported' }).optional(),
-    auth_url: z.url({ protocol: /^https?$/, message: 'auth_url must be an http(s) URL' }).max(2048),
-    auth_cred: AuthCred,
-    vim_project: VimProject,
-    is_default: z.boolean().optional(),
-    tenant_id: z.string().max(64).optional(),
-    extra: z.record(z.string(), z.unknown()).optional(),
+const VimCommon = {
+  name: Name,
+  description: z.string().max(1024).optional(),
+  is_default: z.boolean().optional(),
+  tenant_id: z.string().max(64).optional(),
+  extra: z.record(z.string(), z.unknown()).optional(),
+};
+
+const OpenStackVim = z.object({
+  ...VimCommon,
+  type: z.literal('openstack').optional(),
+  auth_url: z.url({ protocol: /^https?$/, message: 'auth_url must be an http(s) URL' }).max(2048),
+  auth_cred: AuthCred,
+  vim_project: VimProject,
+});
+
+/** A Kubernetes cluster as a VIM: its API server, a bearer token, and the cluster CA it is checked with. */
+const KubernetesVim = z.object({
+  ...VimCommon,
+  type: z.literal('kubernetes'),
+  auth_url: z.url({ protocol: /^https$/, message: 'auth_url must be the https URL of the Kubernetes API server' }).max(2048),
+  auth_cred: z.object({
+    bearer_token: secret(z.string().min(1).max(16384)),
+    ssl_ca_cert: z.string().min(1, 'the cluster CA (PEM) that signed the API server certificate').max(65536),
   }),
+  vim_project: z.object({ name: z.string().min(1).max(255) }).optional(),
+});
+
+export const VimRegisterRequest = z.object({
+  vim: z.union([KubernetesVim, OpenStackVim]),
 });
 export type VimRegisterRequest = z.infer<typeof VimRegisterRequest>;
 
@@ -38,7 +56,7 @@ export const VimUpdateRequest = z.object({
   vim: z.object({
     name: Name.optional(),
     description: z.string().max(1024).optional(),
-    auth_cred: AuthCred.partial().optional(),
+    auth_cred: AuthCred.partial().extend({ bearer_token: secret(z.string().min(1).max(16384)).optional() }).optional(),
     vim_project: VimProject.partial().optional(),
     is_default: z.boolean().optional(),
     tenant_id: z.string().max(64).optional(),
