@@ -223,3 +223,5 @@ export const clusterPki = sqliteTable('cluster_pki', {
   keysSealed: text('keys_sealed').notNull(),
   createdAt: text('created_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.clusterId, t.generation] })]);
+
+export { magnumTemplates, magnumClusters, magnumNodegroups, magnumQuotas, cadfEvents } from './schema-magnum';

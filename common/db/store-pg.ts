@@ -30,6 +30,7 @@ type SameRows<K extends keyof Tables> =
 const rowTypesMatch: { [K in keyof Tables]: SameRows<K> } = {
   vims: true, vnfPackages: true, vnfPackageFiles: true, vnfInstances: true, vnfLcmOpOccs: true, sshHostKeys: true,
   clusters: true, clusterNodes: true, clusterPki: true,
+  magnumTemplates: true, magnumClusters: true, magnumNodegroups: true, magnumQuotas: true, cadfEvents: true,
 };
 void rowTypesMatch;
 

@@ -29,6 +29,11 @@ export interface Tables {
   clusters: typeof schema.clusters;
   clusterNodes: typeof schema.clusterNodes;
   clusterPki: typeof schema.clusterPki;
+  magnumTemplates: typeof schema.magnumTemplates;
+  magnumClusters: typeof schema.magnumClusters;
+  magnumNodegroups: typeof schema.magnumNodegroups;
+  magnumQuotas: typeof schema.magnumQuotas;
+  cadfEvents: typeof schema.cadfEvents;
 }
 
 /** What a repository function gets inside `read` or `tx`: the query builder and the tables. */

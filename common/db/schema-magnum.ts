@@ -1,0 +1,108 @@
+/**
+ * Magnum's resources (seed 003): cluster templates, clusters, nodegroups,
+ * quotas and the CADF audit log. A Magnum cluster's Kubernetes side (nodes,
+ * PKI, health, endpoint) is the cluster engine's `clusters` row of the same
+ * id, made by the create workflow's first step; these rows hold what the
+ * Magnum API shows and the status its operations record.
+ */
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { ClusterTemplateAttrs } from '../../model/magnum/template';
+import type { Labels, NodeTaint } from '../../model/magnum/fields';
+import { CLUSTER_STATUSES, MAGNUM_OPERATIONS } from '../../model/magnum/status';
+import type { MagnumClusterAttrs, CadfDeliveries } from '../../model/magnum/stored';
+import { inList } from './enums';
+
+export const magnumTemplates = sqliteTable('magnum_cluster_templates', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  userId: text('user_id').notNull(),
+  name: text('name').notNull(),
+  public: integer('public', { mode: 'boolean' }).notNull().default(false),
+  hidden: integer('hidden', { mode: 'boolean' }).notNull().default(false),
+  /** Every other field, under Magnum's names, defaults applied. */
+  attrs: text('attrs', { mode: 'json' }).$type<ClusterTemplateAttrs>().notNull(),
+  /** {http_proxy, https_proxy}: they may carry credentials. */
+  proxiesSealed: text('proxies_sealed'),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at'),
+}, (t) => [index('magnum_templates_project').on(t.projectId)]);
+
+export const magnumClusters = sqliteTable('magnum_clusters', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  userId: text('user_id').notNull(),
+  name: text('name').notNull(),
+  templateId: text('template_id').notNull().references(() => magnumTemplates.id),
+  status: text('status', { enum: CLUSTER_STATUSES }).notNull(),
+  statusReason: text('status_reason'),
+  attrs: text('attrs', { mode: 'json' }).$type<MagnumClusterAttrs>().notNull(),
+  stackId: text('stack_id'),
+  /** The operation running or last run: its kind, its workflow (the only one whose status writes count), the nodegroups it changes. */
+  operation: text('operation', { enum: MAGNUM_OPERATIONS }).notNull(),
+  operationId: text('operation_id').notNull(),
+  opNodegroups: text('op_nodegroups', { mode: 'json' }).$type<number[]>().notNull(),
+  /** The operation's own input beyond ids (a resize's count and servers to remove), for its workflow to read. */
+  opParams: text('op_params', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  /** Whether the API started the operation's workflow (a crash in between is picked up at start). */
+  workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at'),
+}, (t) => [
+  index('magnum_clusters_project').on(t.projectId),
+  index('magnum_clusters_template').on(t.templateId),
+  check('magnum_clusters_status', sql.raw(inList('status', CLUSTER_STATUSES))),
+  check('magnum_clusters_operation', sql.raw(inList('operation', MAGNUM_OPERATIONS))),
+]);
+
+export const magnumNodegroups = sqliteTable('magnum_nodegroups', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  uuid: text('uuid').notNull(),
+  clusterId: text('cluster_id').notNull().references(() => magnumClusters.id, { onDelete: 'cascade' }),
+  projectId: text('project_id').notNull(),
+  name: text('name').notNull(),
+  role: text('role').notNull(),
+  isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
+  flavorId: text('flavor_id'),
+  imageId: text('image_id').notNull(),
+  dockerVolumeSize: integer('docker_volume_size'),
+  nodeCount: integer('node_count').notNull(),
+  minNodeCount: integer('min_node_count').notNull().default(0),
+  maxNodeCount: integer('max_node_count'),
+  labels: text('labels', { mode: 'json' }).$type<Labels>().notNull(),
+  nodeLabels: text('node_labels', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+  nodeTaints: text('node_taints', { mode: 'json' }).$type<NodeTaint[]>().notNull(),
+  status: text('status', { enum: CLUSTER_STATUSES }).notNull(),
+  statusReason: text('status_reason'),
+  version: text('version'),
+  /** Indexes of its servers in the cluster's stack (resources "<name>-<index>"). */
+  members: text('members', { mode: 'json' }).$type<number[]>().notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at'),
+}, (t) => [
+  uniqueIndex('magnum_nodegroups_uuid').on(t.uuid),
+  uniqueIndex('magnum_nodegroups_name').on(t.clusterId, t.name),
+  check('magnum_nodegroups_status', sql.raw(inList('status', CLUSTER_STATUSES))),
+]);
+
+export const magnumQuotas = sqliteTable('magnum_quotas', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  projectId: text('project_id').notNull(),
+  resource: text('resource').notNull(),
+  hardLimit: integer('hard_limit').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at'),
+}, (t) => [uniqueIndex('magnum_quotas_project_resource').on(t.projectId, t.resource)]);
+
+/** Every CADF notification, kept after its cluster is gone (the audit log), and how far its delivery got per sink. */
+export const cadfEvents = sqliteTable('cadf_events', {
+  id: text('id').primaryKey(),
+  clusterId: text('cluster_id').notNull(),
+  projectId: text('project_id').notNull(),
+  eventType: text('event_type').notNull(),
+  outcome: text('outcome').notNull(),
+  /** The oslo notification: {event_type, message_id, priority, publisher_id, timestamp, payload (the CADF event)}. */
+  notification: text('notification', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  deliveries: text('deliveries', { mode: 'json' }).$type<CadfDeliveries>().notNull(),
+  createdAt: text('created_at').notNull(),
+}, (t) => [index('cadf_events_cluster').on(t.clusterId), index('cadf_events_created').on(t.createdAt)]);
