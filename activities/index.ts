@@ -9,6 +9,7 @@ import { packageActivities } from '../ops/vnfpkgm/onboard/activities';
 import { scaleActivities } from '../ops/vnflcm/scale/activities';
 import { stackActivities } from './stack';
 import { clusterActivities } from '../cluster/activities';
+import { magnumActivities } from '../ops/magnum/shared/activities';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...changeVnfpkgActivities(deps),
     ...coordinateScriptActivities(deps),
     ...clusterActivities(deps),
+    ...magnumActivities(deps),
   };
 }
 

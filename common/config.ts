@@ -2,6 +2,7 @@
  * Every setting the product reads from the environment, with its default.
  * The README's configuration table mirrors this file.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
 
@@ -103,6 +104,15 @@ export interface Config {
     healthIntervalS: number;
     /** kube-controller-manager's --node-monitor-grace-period on new clusters (unset: Kubernetes' 40 s). */
     nodeMonitorGracePeriod?: string;
+  };
+  /** Magnum's API (seed 003). */
+  magnum: {
+    /** [quotas]max_clusters_per_project: a project's cluster limit when no quota row says otherwise. */
+    maxClustersPerProject: number;
+    /** HTTP(S) webhooks every CADF notification is POSTed to (MAGNUM_NOTIFICATION_WEBHOOKS, comma-separated). */
+    notificationWebhooks: string[];
+    /** The host in publisher_id container-infra.<host>. */
+    publisherHost: string;
   };
   /** Request and package limits (README, "Limits"). */
   limits: Limits;
@@ -215,6 +225,11 @@ export function loadConfig(): Config {
     cluster: {
       healthIntervalS: intFromEnv('CLUSTER_HEALTH_INTERVAL_S', 60),
       nodeMonitorGracePeriod: process.env.CLUSTER_NODE_MONITOR_GRACE_PERIOD || undefined,
+    },
+    magnum: {
+      maxClustersPerProject: intFromEnv('MAGNUM_MAX_CLUSTERS_PER_PROJECT', 20),
+      notificationWebhooks: (process.env.MAGNUM_NOTIFICATION_WEBHOOKS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
+      publisherHost: process.env.MAGNUM_PUBLISHER_HOST || os.hostname(),
     },
     limits: loadLimits(apiHost, apiBaseUrl),
   };

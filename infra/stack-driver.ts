@@ -51,14 +51,14 @@ export class StackDriver {
     return s ? { id: s.id, name: ref.name, status: s.stack_status, reason: s.stack_status_reason } : null;
   }
 
-  /** Creates the stack unless one of that name exists; its id either way. */
-  async create(ref: StackRef, template: () => Promise<StackTemplate>): Promise<{ id: string; created: boolean }> {
+  /** Creates the stack unless one of that name exists; its id either way. `timeoutMins`: Heat's own deadline for the create. */
+  async create(ref: StackRef, template: () => Promise<StackTemplate>, timeoutMins?: number): Promise<{ id: string; created: boolean }> {
     const heat = await this.heatOf(ref.vimId);
     const existing = await heat.findStack(ref.name);
     if (existing) return { id: existing.id, created: false };
     const spec = await template();
     try {
-      return { id: (await heat.createStack(ref.name, spec)).id, created: true };
+      return { id: (await heat.createStack(ref.name, spec, timeoutMins)).id, created: true };
     } catch (e) {
       if (e instanceof OpenStackHttpError && e.status === 409) {
         const live = await heat.findStack(ref.name); // lost the race with an earlier attempt

@@ -37,9 +37,9 @@ export async function ensureDefaultVim(db: Store, box: SecretBox, cfg: Config): 
   });
 }
 
-const clients = new Map<string, { sealed: string; heat: HeatClient; nova: NovaClient }>();
+const clients = new Map<string, { sealed: string; session: KeystoneSession; heat: HeatClient; nova: NovaClient }>();
 
-async function clientsForVim(db: Store, box: SecretBox, vimId: string): Promise<{ heat: HeatClient; nova: NovaClient }> {
+async function clientsForVim(db: Store, box: SecretBox, vimId: string): Promise<{ session: KeystoneSession; heat: HeatClient; nova: NovaClient }> {
   const vim = await vimById(db, vimId);
   if (!vim) throw new Error(`VIM ${vimId} is not registered`);
   const cached = clients.get(vimId);
@@ -48,13 +48,18 @@ async function clientsForVim(db: Store, box: SecretBox, vimId: string): Promise<
     authUrl: vim.authUrl, username: vim.username, password: box.open(vim.passwordSealed), project: vim.project,
     userDomain: vim.userDomain, projectDomain: vim.projectDomain, region: vim.region, ca: vim.caCert ?? undefined,
   });
-  const entry = { sealed: vim.passwordSealed, heat: new HeatClient(session, vim.caCert ?? undefined), nova: new NovaClient(session, vim.caCert ?? undefined) };
+  const entry = { sealed: vim.passwordSealed, session, heat: new HeatClient(session, vim.caCert ?? undefined), nova: new NovaClient(session, vim.caCert ?? undefined) };
   clients.set(vimId, entry);
   return entry;
 }
 
 export async function heatForVim(db: Store, box: SecretBox, vimId: string): Promise<HeatClient> {
   return (await clientsForVim(db, box, vimId)).heat;
+}
+
+/** The VIM's Keystone session (its token and catalog), shared with its Heat and Nova clients. */
+export async function sessionForVim(db: Store, box: SecretBox, vimId: string): Promise<KeystoneSession> {
+  return (await clientsForVim(db, box, vimId)).session;
 }
 
 export async function novaForVim(db: Store, box: SecretBox, vimId: string): Promise<NovaClient> {

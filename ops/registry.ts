@@ -13,6 +13,17 @@ import { healOp } from './vnflcm/heal';
 import { instantiateOp } from './vnflcm/instantiate';
 import { scaleOp } from './vnflcm/scale';
 import { terminateOp } from './vnflcm/terminate';
+import type { MagnumOperation } from '../model/magnum/status';
+import type { MagnumOperationModule } from './magnum/operation';
+import { caRotateOp } from './magnum/ca-rotate';
+import { clusterCreateOp } from './magnum/cluster-create';
+import { clusterDeleteOp } from './magnum/cluster-delete';
+import { clusterResizeOp } from './magnum/cluster-resize';
+import { clusterUpdateOp } from './magnum/cluster-update';
+import { clusterUpgradeOp } from './magnum/cluster-upgrade';
+import { nodegroupCreateOp } from './magnum/nodegroup-create';
+import { nodegroupDeleteOp } from './magnum/nodegroup-delete';
+import { nodegroupUpdateOp } from './magnum/nodegroup-update';
 
 export const VNF_LCM_OPERATIONS: Record<LcmOperation, OperationModule<any>> = {
   INSTANTIATE: instantiateOp,
@@ -32,3 +43,20 @@ export function requestSchemaOf(operation: string): z.ZodType | undefined {
 export function operationModule(operation: string): OperationModule | undefined {
   return (VNF_LCM_OPERATIONS as Record<string, OperationModule | undefined>)[operation];
 }
+
+/**
+ * Every Magnum cluster operation (seed 003), one entry each: its workflow
+ * type (exported by workflows/index.ts) and the Web UI summary. Adding one
+ * is one folder under ops/magnum/ and one line here.
+ */
+export const MAGNUM_CLUSTER_OPERATIONS: Record<MagnumOperation, MagnumOperationModule> = {
+  'cluster-create': clusterCreateOp,
+  'cluster-update': clusterUpdateOp,
+  'cluster-resize': clusterResizeOp,
+  'cluster-upgrade': clusterUpgradeOp,
+  'cluster-delete': clusterDeleteOp,
+  'nodegroup-create': nodegroupCreateOp,
+  'nodegroup-update': nodegroupUpdateOp,
+  'nodegroup-delete': nodegroupDeleteOp,
+  'ca-rotate': caRotateOp,
+};

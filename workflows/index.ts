@@ -20,6 +20,16 @@ export {
 } from '../cluster/workflows/vnf-hooks';
 export { rotateClusterCa } from '../cluster/workflows/rotate-ca';
 export { clusterHealth } from '../cluster/workflows/health';
+export { magnumClusterCreate } from '../ops/magnum/cluster-create/workflow';
+export { magnumClusterUpdate } from '../ops/magnum/cluster-update/workflow';
+export { magnumClusterResize } from '../ops/magnum/cluster-resize/workflow';
+export { magnumClusterUpgrade } from '../ops/magnum/cluster-upgrade/workflow';
+export { magnumClusterDelete } from '../ops/magnum/cluster-delete/workflow';
+export { magnumNodegroupCreate } from '../ops/magnum/nodegroup-create/workflow';
+export { magnumNodegroupUpdate } from '../ops/magnum/nodegroup-update/workflow';
+export { magnumNodegroupDelete } from '../ops/magnum/nodegroup-delete/workflow';
+export { magnumCaRotate } from '../ops/magnum/ca-rotate/workflow';
+export { deliverCadfNotification } from '../ops/magnum/shared/cadf-workflow';
 
 /**
  * The one type every VNF LCM operation had before each got its own: operations started under it

@@ -10,13 +10,19 @@ import { z } from 'zod';
 import type { Scope } from '../../common/db/repos/scope';
 import type { Caller } from './tokens';
 
-export const RESOURCES = ['vnf_packages', 'vnf_instances', 'vnf_lcm_op_occs', 'vims'] as const;
+export const RESOURCES = [
+  'vnf_packages', 'vnf_instances', 'vnf_lcm_op_occs', 'vims',
+  // Magnum (/v1): clustertemplates, clusters (and their actions), nodegroups, certificates, quotas, stats, mservices, the CADF log
+  'clustertemplates', 'clusters', 'nodegroups', 'certificates', 'quotas', 'stats', 'mservices', 'notifications',
+] as const;
 export type Resource = typeof RESOURCES[number];
 export type Access = 'read' | 'write';
 export type Rule = `${Resource}:${Access}`;
 
 const READERS = ['admin', 'member', 'reader'];
 const WRITERS = ['admin', 'member'];
+/** Rules only admins pass by default (Magnum: quota:create/update/delete, magnum-service:get_all; the audit log). */
+const ADMIN_ONLY: Partial<Record<Rule, string[]>> = { 'quotas:write': ['admin'], 'mservices:read': ['admin'], 'mservices:write': ['admin'], 'notifications:read': ['admin'], 'notifications:write': ['admin'] };
 
 const PolicyFile = z.record(z.string(), z.array(z.string().min(1)));
 
@@ -24,7 +30,7 @@ export class Policy {
   private constructor(private readonly rules: Map<string, string[]>) {}
 
   static defaults(): Policy {
-    return new Policy(new Map(RESOURCES.flatMap((r) => [[`${r}:read`, READERS], [`${r}:write`, WRITERS]] as [string, string[]][])));
+    return new Policy(new Map(RESOURCES.flatMap((r) => [[`${r}:read`, ADMIN_ONLY[`${r}:read`] ?? READERS], [`${r}:write`, ADMIN_ONLY[`${r}:write`] ?? WRITERS]] as [string, string[]][])));
   }
 
   /** The defaults with the file's rules over them; an unknown rule name in the file is an error at start. */

@@ -1,0 +1,11 @@
+/** Cluster resize (POST /v1/clusters/{id}/actions/resize): a nodegroup to node_count, nodes_to_remove first. */
+import { clusterLabel, type MagnumOperationModule } from '../operation';
+
+export const clusterResizeOp: MagnumOperationModule = {
+  operation: 'cluster-resize',
+  workflowType: 'magnumClusterResize',
+  summary: (s) => {
+    const remove = Array.isArray(s.params.nodesToRemove) && s.params.nodesToRemove.length ? `, removing ${s.params.nodesToRemove.join(', ')}` : '';
+    return `Resize ${s.params.nodegroup ?? 'default-worker'} of ${clusterLabel(s)} to ${s.params.nodeCount} node(s)${remove}`;
+  },
+};

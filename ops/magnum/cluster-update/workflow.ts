@@ -1,0 +1,8 @@
+/** Cluster update, UPDATE_IN_PROGRESS -> UPDATE_COMPLETE | UPDATE_FAILED (ROLLBACK_* with ?rollback=True): default-worker to node_count. */
+import { runClusterOperation } from '../../../engine/magnum-status';
+import type { MagnumOpInput } from '../shared/contracts';
+import { resizeSteps } from '../shared/resize-steps';
+
+export async function magnumClusterUpdate({ clusterId, heatPollMs, rollback }: MagnumOpInput): Promise<string> {
+  return runClusterOperation(clusterId, 'UPDATE', rollback, () => resizeSteps(clusterId, heatPollMs));
+}

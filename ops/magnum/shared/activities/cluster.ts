@@ -1,0 +1,128 @@
+/**
+ * A Magnum cluster on the cluster engine: its engine row (PKI, a per-cluster
+ * SSH key pair whose private half is sealed with the cluster's secrets, the
+ * settings from the template's labels), made once by the create's first
+ * step; and its nodes, synced from the stack's servers (nodegroup and role
+ * from the resource "<nodegroup>-<index>"), the first master being the API
+ * endpoint.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import { utils as sshUtils } from 'ssh2';
+import type { ActivityDeps } from '../../../../activities/deps';
+import { nodeRefOf, openCluster } from '../../../../cluster/activities/access';
+import type { ClusterSecrets, ClusterSettings } from '../../../../cluster/model';
+import { newClusterPki, sealPki } from '../../../../cluster/pki';
+import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../../../../common/db/repos/clusters';
+import { magnumClusterById, nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
+import { templateById } from '../../../../common/db/repos/magnum/templates';
+import { DEFAULT_KUBE_VERSION } from '../../../../mgmt/kubernetes/params';
+import { StackDriver } from '../../../../infra/stack-driver';
+import type { ClusterNodesOut } from '../contracts';
+import { magnumStackName } from '../contracts';
+import { vimLookups } from './vim-lookups';
+
+/** The settings the engine installs with, from the labels Magnum knows (kube_tag, pod and service ranges). */
+export function settingsFromLabels(labels: Record<string, unknown>, noProxy: string | undefined, gracePeriod: string | undefined): ClusterSettings {
+  const str = (k: string) => (labels[k] === undefined ? undefined : String(labels[k]));
+  const kube = str('kube_tag')?.replace(/^v/, '').replace(/-.*$/, '');
+  return {
+    kubeVersion: kube || DEFAULT_KUBE_VERSION,
+    podCidr: str('calico_ipv4pool') ?? str('flannel_network_cidr') ?? '10.100.0.0/16',
+    serviceCidr: str('service_cluster_ip_range') ?? '10.254.0.0/16',
+    registries: [],
+    noProxy,
+    ...(gracePeriod ? { controllerManagerArgs: { 'node-monitor-grace-period': gracePeriod } } : {}),
+  };
+}
+
+export const loadMagnum = async (deps: Pick<ActivityDeps, 'db'>, clusterId: string): Promise<MagnumClusterRow> => {
+  const row = await magnumClusterById(deps.db, clusterId);
+  if (!row) throw ApplicationFailure.nonRetryable(`Magnum cluster ${clusterId} not found`, 'NodeStepFailed');
+  return row;
+};
+
+/** The stack of a Magnum cluster on its VIM. */
+export const stackRefOf = (row: MagnumClusterRow) => ({ vimId: row.attrs.resolved.vimId, name: magnumStackName(row.id), id: row.stackId });
+
+export function clusterActivities(deps: ActivityDeps) {
+  const { db, box, cfg } = deps;
+  const driver = StackDriver.forStore(db, box);
+  return {
+    /** The engine's row with the cluster's PKI and SSH key pair, once (a retry finds it). */
+    async prepareMagnumCluster({ clusterId }: { clusterId: string }): Promise<void> {
+      if (await clusterById(db, clusterId)) return;
+      const row = await loadMagnum(deps, clusterId);
+      const template = await templateById(db, row.templateId);
+      const proxies = template?.proxiesSealed ? box.openJson<{ http_proxy?: string; https_proxy?: string }>(template.proxiesSealed) : undefined;
+      const keys = sshUtils.generateKeyPairSync('ed25519', { comment: `magnum-${clusterId}` });
+      const login = { username: 'ubuntu', privateKey: keys.private };
+      const secrets: ClusterSecrets = { logins: { master: login, worker: login }, registries: {}, proxy: proxies };
+      const pki = sealPki(box, await newClusterPki({ clusterName: row.name }));
+      await createCluster(db, {
+        id: clusterId, projectId: row.projectId, kind: 'magnum', name: row.name, vimId: row.attrs.resolved.vimId,
+        settings: settingsFromLabels(row.attrs.labels, template?.attrs.no_proxy, cfg.cluster.nodeMonitorGracePeriod),
+        secretsSealed: box.sealJson(secrets), createdAt: new Date().toISOString(),
+      }, { certs: pki.certs, keysSealed: pki.sealedKeys });
+    },
+
+    /** The stack's servers as the cluster's nodes (new ones pending, gone ones removed); the first master is the endpoint. */
+    async syncMagnumNodes({ clusterId }: { clusterId: string }): Promise<ClusterNodesOut> {
+      const row = await loadMagnum(deps, clusterId);
+      const groups = await nodegroupsOf(db, clusterId);
+      const ref = stackRefOf(row);
+      const stack = await driver.find(ref);
+      if (!stack) throw ApplicationFailure.nonRetryable(`the stack ${ref.name} of cluster ${row.name} does not exist`, 'StackFailed');
+      const lookups = await vimLookups(deps, ref.vimId);
+      const nodes = [];
+      for (const res of await driver.resources({ ...ref, id: stack.id }, 0)) {
+        if (res.resource_type !== 'OS::Nova::Server' || !res.physical_resource_id) continue;
+        const m = /^(.+)-(\d+)$/.exec(res.resource_name);
+        const group = m && groups.find((g) => g.name === m[1]);
+        if (!group) continue;
+        const server = await lookups.server(res.physical_resource_id);
+        const address = server && Object.values(server.addresses).flat().find((a) => !a.version || a.version === 4)?.addr;
+        if (!server || !address) throw ApplicationFailure.retryable(`server ${res.physical_resource_id} (${res.resource_name}) has no address yet`, 'NodeStepTransient');
+        nodes.push({
+          serverId: server.id, name: server.name, address, role: group.role === 'master' ? 'master' as const : 'worker' as const,
+          nodegroup: group.name, hostKeyId: server.id, index: Number(m![2]),
+        });
+      }
+      const masters = nodes.filter((n) => n.role === 'master').sort((a, b) => a.index - b.index);
+      const engine = await clusterById(db, clusterId);
+      if (masters[0] && engine && engine.endpoint !== masters[0].address) {
+        await updateCluster(db, clusterId, { endpoint: masters[0].address, apiAddress: `https://${masters[0].address}:6443` });
+      }
+      const synced = await syncClusterNodes(db, clusterId, nodes.map(({ index: _i, ...n }) => n));
+      return { clusterId, nodes: synced.map(nodeRefOf) };
+    },
+
+    /** What the workflow needs of its operation beyond ids: the create deadline, the operation's parameters. */
+    async describeMagnumOperation({ clusterId }: { clusterId: string }): Promise<{ name: string; createTimeoutMin: number; opParams: Record<string, unknown> }> {
+      const row = await loadMagnum(deps, clusterId);
+      return { name: row.name, createTimeoutMin: row.attrs.create_timeout || 60, opParams: row.opParams };
+    },
+
+    /** An upgrade: the cluster (or one nodegroup) moves to the template; the Kubernetes version stays (checked at the API). */
+    async applyMagnumUpgrade({ clusterId }: { clusterId: string }): Promise<void> {
+      const row = await loadMagnum(deps, clusterId);
+      const p = row.opParams as { templateId: string; nodegroupId?: number; version?: string };
+      if (p.nodegroupId === undefined) await updateMagnumCluster(db, clusterId, { templateId: p.templateId });
+      for (const g of await nodegroupsOf(db, clusterId)) {
+        if (p.nodegroupId === undefined || g.id === p.nodegroupId) await updateNodegroup(db, g.id, { version: p.version ?? g.version });
+      }
+    },
+
+    /** Magnum's node labels (role and nodegroup), the nodegroup's node_labels, and its taints on workers. */
+    async labelMagnumNodes({ clusterId }: { clusterId: string }): Promise<void> {
+      const c = await openCluster(deps, clusterId);
+      const groups = await nodegroupsOf(db, clusterId);
+      const kube = c.kube();
+      for (const n of c.nodes.filter((x) => x.joinState === 'joined')) {
+        const g = groups.find((x) => x.name === n.nodegroup);
+        if (!g) continue;
+        await kube.labelNode(n.name, { 'magnum.openstack.org/role': g.role, 'magnum.openstack.org/nodegroup': g.name, ...g.nodeLabels });
+        if (g.role !== 'master') await kube.patchNode(n.name, { spec: { taints: g.nodeTaints.map((t) => ({ key: t.key, value: t.value, effect: t.effect })) } }, 'merge');
+      }
+    },
+  };
+}

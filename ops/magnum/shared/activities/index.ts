@@ -1,0 +1,19 @@
+/** Every activity of the Magnum operations, built once per worker. */
+import type { ActivityDeps } from '../../../../activities/deps';
+import { cadfActivities } from './cadf';
+import { clusterActivities } from './cluster';
+import { resizeActivities } from './resize';
+import { stackActivities } from './stack';
+import { statusActivities } from './status';
+
+export function magnumActivities(deps: ActivityDeps) {
+  return {
+    ...statusActivities(deps),
+    ...cadfActivities(deps),
+    ...clusterActivities(deps),
+    ...stackActivities(deps),
+    ...resizeActivities(deps),
+  };
+}
+
+export type MagnumActivities = ReturnType<typeof magnumActivities>;

@@ -1,0 +1,35 @@
+/**
+ * A nodegroup resized, as cluster update (PATCH node_count) and resize both
+ * do it: the leaving workers out of Kubernetes first (cordon, drain, delete
+ * the Node, kubeadm reset), then the stack to the new members, then the new
+ * servers installed and joined. With ?rollback=True a failure puts the old
+ * members back (the stack converged to them, any server it recreates joined).
+ */
+import type { Step } from '../../../engine/saga';
+import { removeWorkers } from '../../../cluster/workflows/engine';
+import { convergeClusterStack, joinNewNodes, magnum } from './steps';
+
+export async function resizeSteps(clusterId: string, pollMs: number): Promise<Step[]> {
+  const plan = await magnum.planResize({ clusterId });
+  const steps: Step[] = [];
+  if (plan.removed.length) {
+    steps.push({
+      name: `remove ${plan.removed.map((n) => n.name).join(', ')} from Kubernetes`,
+      run: () => removeWorkers(clusterId, plan.removed, async () => undefined),
+    });
+  }
+  steps.push({
+    name: `resize ${plan.nodegroup} to ${plan.members.length} node(s) in the stack`,
+    run: async () => {
+      await magnum.setNodegroupMembers({ nodegroupId: plan.nodegroupId, members: plan.members });
+      await convergeClusterStack(clusterId, pollMs);
+    },
+    compensate: async () => {
+      await magnum.setNodegroupMembers({ nodegroupId: plan.nodegroupId, members: plan.before });
+      await convergeClusterStack(clusterId, pollMs);
+      await joinNewNodes(clusterId);
+    },
+  });
+  steps.push({ name: `join the new node(s) of ${plan.nodegroup}`, run: () => joinNewNodes(clusterId) });
+  return steps;
+}

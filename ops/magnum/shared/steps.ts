@@ -1,0 +1,112 @@
+/**
+ * Workflow building blocks of the Magnum operations (deterministic, no I/O):
+ * the cluster's stack created, converged or deleted with status polls on
+ * workflow timers, a deadline over a step (create_timeout), and the cluster
+ * engine's install of the nodes the stack holds.
+ */
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import type { NodeRef } from '../../../cluster/activities/types';
+import { addWorkers, installCluster } from '../../../cluster/workflows/engine';
+import type { MagnumActivities } from './activities';
+
+/** Store and Heat calls: short, retried; a refusal that a retry cannot fix is non-retryable. */
+export const magnum = proxyActivities<MagnumActivities>({
+  startToCloseTimeout: '2m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 10, nonRetryableErrorTypes: ['OutboundRefused', 'InvalidInput', 'StackFailed', 'NodeStepFailed', 'VimRejected'] },
+});
+
+const MAX_POLL_MS = 15_000;
+const ENGINE_WENT_DOWN = /Engine went down/i;
+
+export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
+
+/** Polls the cluster's stack until <action>_COMPLETE; *_FAILED fails with Heat's reason (an engine restart is driven on). */
+export async function waitStack(clusterId: string, action: StackAction, pollMs: number): Promise<void> {
+  let interval = pollMs;
+  let expected = action;
+  let redrives = 0;
+  for (;;) {
+    const s = await magnum.magnumStackStatus({ clusterId });
+    if (!s) {
+      if (action === 'DELETE') return;
+      throw ApplicationFailure.nonRetryable(`the stack of the cluster is gone`, 'StackFailed');
+    }
+    if (s.status === `${expected}_COMPLETE`) return;
+    if (s.status.endsWith('_FAILED')) {
+      if (ENGINE_WENT_DOWN.test(s.reason ?? '') && redrives < 3) {
+        redrives++;
+        expected = await magnum.redriveMagnumStack({ clusterId });
+        interval = pollMs;
+        continue;
+      }
+      throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
+    }
+    await sleep(interval);
+    interval = Math.min(Math.ceil(interval * 1.5), MAX_POLL_MS);
+  }
+}
+
+/** The stack made (once) and CREATE_COMPLETE. */
+export async function createClusterStack(clusterId: string, pollMs: number): Promise<void> {
+  await magnum.createMagnumStack({ clusterId });
+  await waitStack(clusterId, 'CREATE', pollMs);
+}
+
+/** The stack converged to the store's members (PUT of the generated template). */
+export async function convergeClusterStack(clusterId: string, pollMs: number): Promise<void> {
+  await magnum.updateMagnumStack({ clusterId });
+  await waitStack(clusterId, 'UPDATE', pollMs);
+}
+
+/**
+ * The stack deleted, whatever is stuck: a DELETE_FAILED stack is deleted
+ * again after a pause (30 s, 1 min, 2 min, 4 min); after that the step fails
+ * naming the resources that would not go, and a new delete starts over.
+ */
+export async function deleteClusterStack(clusterId: string, pollMs: number): Promise<void> {
+  const pauses = [30_000, 60_000, 120_000, 240_000];
+  for (let attempt = 0; ; attempt++) {
+    if (!(await magnum.deleteMagnumStack({ clusterId }))) return;
+    try {
+      await waitStack(clusterId, 'DELETE', pollMs);
+      return;
+    } catch (e) {
+      if (attempt >= pauses.length) {
+        const stuck = await magnum.stuckMagnumResources({ clusterId });
+        const cause = e instanceof Error ? e.message : String(e);
+        throw ApplicationFailure.nonRetryable(`the stack would not delete after ${attempt + 1} attempts: ${cause}${stuck.length ? `; left: ${stuck.join('; ')}` : ''}`, 'StackFailed');
+      }
+      await sleep(pauses[attempt]);
+    }
+  }
+}
+
+/**
+ * Runs `fn`, failing it when the deadline (workflow time, ms) passes first:
+ * what runs is cancelled and the failure says what was cut short.
+ */
+export async function withDeadline<T>(deadline: number, what: string, timeoutText: string, fn: () => Promise<T>): Promise<T> {
+  const left = deadline - Date.now();
+  if (left <= 0) throw ApplicationFailure.nonRetryable(`${timeoutText} before ${what}`, 'Timeout');
+  try {
+    return await CancellationScope.withTimeout(left, fn);
+  } catch (e) {
+    if (isCancellation(e) && Date.now() >= deadline) throw ApplicationFailure.nonRetryable(`${timeoutText} during ${what}`, 'Timeout');
+    throw e;
+  }
+}
+
+/** Kubernetes on the nodes of a new cluster: every node installed, kubeadm init, the others joined, health watched. */
+export async function installOnNodes(clusterId: string): Promise<NodeRef[]> {
+  const { nodes } = await magnum.syncMagnumNodes({ clusterId });
+  await installCluster(clusterId, nodes);
+  await magnum.labelMagnumNodes({ clusterId });
+  return nodes;
+}
+
+/** The stack's nodes that are not in Kubernetes yet, installed and joined. */
+export async function joinNewNodes(clusterId: string): Promise<void> {
+  const { nodes } = await magnum.syncMagnumNodes({ clusterId });
+  await addWorkers(clusterId, nodes.filter((n) => n.joinState !== 'joined' && n.role !== 'master'));
+  await magnum.labelMagnumNodes({ clusterId });
+}
