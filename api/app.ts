@@ -15,9 +15,20 @@ import { usePolicy } from './routes/authorize';
 import { sendTackerError, vimsRouter } from './routes/vims';
 import { vnflcmRouter } from './routes/vnflcm';
 import { vnfpkgmRouter } from './routes/vnfpkgm';
+import { sendMagnumError } from './magnum/errors';
+import { versionHeaders } from './magnum/microversion';
+import { magnumRouter } from './magnum/router';
+import { rootDocument } from './magnum/versions';
 
-/** Errors in the shape of the API a path belongs to: Tacker's legacy /v1.0, else ETSI ProblemDetails. */
-const rendererFor = (req: Request): ErrorRenderer => (req.path.startsWith('/v1.0/') ? sendTackerError : (res, status, detail) => sendProblem(res, status, detail));
+/** Magnum's /v1 (not Tacker's /v1.0). */
+const isMagnum = (path: string) => /^\/v1(\/|$)/.test(path);
+
+/** Errors in the shape of the API a path belongs to: Tacker's legacy /v1.0, Magnum's /v1, else ETSI ProblemDetails. */
+const rendererFor = (req: Request): ErrorRenderer => {
+  if (req.path.startsWith('/v1.0/')) return sendTackerError;
+  if (isMagnum(req.path)) return (res, status, detail) => { versionHeaders(res, undefined); sendMagnumError(res, status, detail); };
+  return (res, status, detail) => sendProblem(res, status, detail);
+};
 
 export function createApp(ctx: ApiContext): express.Express {
   const app = express();
@@ -31,15 +42,15 @@ export function createApp(ctx: ApiContext): express.Express {
   app.use(checkMediaType(rendererFor));
   app.use(parseJsonBody(ctx.cfg.limits, rendererFor));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
-  app.get('/', (_req, res) => {
-    res.json({ versions: [{ id: 'v1.0', status: 'CURRENT', links: [{ rel: 'self', href: `${ctx.cfg.apiBaseUrl}/v1.0` }] }] });
-  });
+  // one root for both clients: Magnum's document, listing Magnum's v1 and Tacker's v1.0
+  app.get('/', (_req, res) => { res.json(rootDocument(ctx.cfg.apiBaseUrl)); });
   const openapi = openApiDocument();
   app.get('/openapi.json', (_req, res) => { res.json(openapi); });
   app.get('/vnflcm/api_versions', (_req, res) => {
     res.json({ uriPrefix: '/vnflcm', apiVersions: [{ version: '1.3.0', isDeprecated: false }, { version: '2.0.0', isDeprecated: false }] });
   });
   app.use('/v1.0', vimsRouter(ctx));
+  app.use('/v1', magnumRouter(ctx));
   app.use('/vnfpkgm/v1', vnfpkgmRouter(ctx));
   app.use('/vnflcm/v1', vnflcmRouter(ctx, 'v1'));
   app.use('/vnflcm/v2', vnflcmRouter(ctx, 'v2'));

@@ -11,6 +11,7 @@ import { createApp } from './app';
 import { Policy } from './auth/policy';
 import { TokenValidator } from './auth/tokens';
 import { reconcileOperations } from './operations';
+import { reconcileMagnumOperations } from './magnum/operations';
 import { reconcilePackages } from './package-reconcile';
 
 async function main() {
@@ -28,6 +29,8 @@ async function main() {
   await reconcilePackages(ctx);
   const restarted = await reconcileOperations(ctx);
   if (restarted) log.warn({ count: restarted }, 'started workflows of op occs left unstarted by a crash');
+  const magnumRestarted = await reconcileMagnumOperations(ctx);
+  if (magnumRestarted) log.warn({ count: magnumRestarted }, 'started workflows of Magnum operations left unstarted by a crash');
   const server = createApp(ctx).listen(cfg.apiPort, cfg.apiHost, () => log.info({ url: cfg.apiBaseUrl }, 'API listening'));
   const stop = () => server.close(async () => {
     await temporal.connection.close();

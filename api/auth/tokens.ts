@@ -67,6 +67,19 @@ export class TokenValidator {
     throw new IdentityUnavailable('the API\'s service user cannot validate tokens (its own token is refused)');
   }
 
+  /** Whether Keystone knows the project (Magnum checks a quota's project), asked as the API's service user. */
+  async projectExists(projectId: string): Promise<boolean> {
+    if (!/^[\w-]{1,64}$/.test(projectId)) return false;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const r = await this.call('GET', `${this.authUrl}/projects/${projectId}`, { 'x-auth-token': await this.serviceToken(attempt > 0) });
+      if (r.status === 401 && attempt === 0) continue;
+      if (r.status === 200) return true;
+      if (r.status === 404) return false;
+      throw new IdentityUnavailable(`Keystone answered ${r.status} to a project lookup`);
+    }
+    throw new IdentityUnavailable('the API\'s service user cannot look up projects (its own token is refused)');
+  }
+
   private remember(key: string, caller: Caller, until: number): void {
     if (this.cache.size >= MAX_CACHED) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(key, { caller, until });

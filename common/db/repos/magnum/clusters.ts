@@ -51,7 +51,10 @@ export function createMagnumCluster(store: Store, row: MagnumClusterInsert, node
       throw new Refused(403, `Resource limit exceeded: You have reached the maximum clusters per project, ${quota}. You may delete a cluster to make room for a new one.`);
     }
     await db.insert(t.magnumClusters).values(row);
-    return db.insert(t.magnumNodegroups).values(nodegroups.map((g) => ({ ...g, clusterId: row.id }))).returning();
+    const made = await db.insert(t.magnumNodegroups).values(nodegroups.map((g) => ({ ...g, clusterId: row.id }))).returning();
+    // the create changes every nodegroup it makes
+    await db.update(t.magnumClusters).set({ opNodegroups: made.map((g) => g.id) }).where(eq(t.magnumClusters.id, row.id));
+    return made;
   });
 }
 

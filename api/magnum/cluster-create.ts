@@ -1,0 +1,103 @@
+/**
+ * What POST /v1/clusters decides before anything is written (magnum/api/
+ * controllers/v1/cluster.py post, api/validation.py, attr_validator.py):
+ * the template (400 before 1.10, 404 from it, 403 when hidden), counts,
+ * labels (the template's, the request's, or merged), inherited flavors and
+ * networks, and every VIM reference checked. Returns the rows to write.
+ */
+import crypto from 'node:crypto';
+import type { MagnumClusterInsert, NodegroupInsert } from '../../common/db/repos/magnum/clusters';
+import { templateById, type TemplateRow } from '../../common/db/repos/magnum/templates';
+import type { VimRow } from '../../common/db/repos/vims';
+import { badRequest, forbidden, HttpError } from '../../common/http-error';
+import type { ClusterInput } from '../../model/magnum/cluster';
+import type { Labels } from '../../model/magnum/fields';
+import type { ApiContext } from '../context';
+import type { Caller } from './caller';
+import { checkExternalNetwork, checkFixedNetwork, checkFixedSubnet, checkFlavor, checkImage, checkKeypair, lookupsFor } from './cloud-checks';
+import { isUuidLike } from './collection';
+import { findTemplate } from './lookups';
+import type { Microversion } from './microversion';
+import { generatedName } from './names';
+
+export const DEFAULT_FLAVOR = 'm1.small';
+export const ZERO_NODES = 'Resizing a nodegroup to zero is not supported in the provided microversion.';
+
+/** The template a cluster is made from: 400 before 1.10 when unknown (ct_not_found_to_bad_request), 404 from it; hidden: admins only. */
+export async function templateForCluster(ctx: ApiContext, c: Caller, ident: string, v: Microversion): Promise<TemplateRow> {
+  try {
+    return await findTemplate(ctx, c, ident);
+  } catch (e) {
+    if (!(e instanceof HttpError) || e.status !== 404) throw e;
+    const hidden = isUuidLike(ident) ? await templateById(ctx.db, ident.toLowerCase()) : undefined;
+    if (hidden?.public && hidden.hidden) throw forbidden(`Not authorized to create a cluster from the hidden cluster template ${ident}.`);
+    throw new HttpError(v.minor < 10 ? 400 : 404, `ClusterTemplate ${ident} could not be found.`);
+  }
+}
+
+/** Magnum's label bookkeeping: what the cluster overrides, adds and leaves out of its template's labels. */
+export function labelsOf(template: Labels, given: Labels | undefined, merge: boolean) {
+  const labels = given && Object.keys(given).length ? (merge ? { ...template, ...given } : given) : template;
+  const pick = (pred: (k: string) => boolean, from: Labels) => Object.fromEntries(Object.entries(from).filter(([k]) => pred(k)));
+  return {
+    labels,
+    labels_overridden: pick((k) => k in template && String(template[k]) !== String(labels[k]), labels),
+    labels_added: pick((k) => !(k in template), labels),
+    labels_skipped: pick((k) => !(k in labels), template),
+  };
+}
+
+export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: string; input: ClusterInput; v: Microversion; vim: VimRow }): Promise<{ row: MagnumClusterInsert; nodegroups: Omit<NodegroupInsert, 'clusterId'>[] }> {
+  const { caller, input, v } = o;
+  const template = await templateForCluster(ctx, caller, input.cluster_template_id, v);
+  const t = template.attrs;
+  const nodeCount = input.node_count ?? 1;
+  const masterCount = input.master_count ?? 1;
+  if (nodeCount === 0 && v.minor < 10) throw badRequest(ZERO_NODES);
+  if (masterCount % 2 === 0) throw badRequest(`master nodegroup size of ${masterCount} is invalid, size cannot be an even number.`);
+  const masterLb = input.master_lb_enabled ?? t.master_lb_enabled;
+  if (masterCount > 1 && !masterLb) throw badRequest('master_count must be 1 when master_lb_enabled is False');
+  if (masterCount > 1) throw badRequest(`master_count ${masterCount}: this driver installs one master per cluster (highly available control planes are not supported yet).`);
+  const flavor = input.flavor_id ?? t.flavor_id ?? DEFAULT_FLAVOR;
+  const masterFlavor = input.master_flavor_id ?? t.master_flavor_id ?? flavor;
+  const fixedNetwork = input.fixed_network ?? t.fixed_network;
+  const fixedSubnet = input.fixed_subnet ?? t.fixed_subnet;
+  const labels = labelsOf(t.labels, input.labels, input.merge_labels ?? false);
+  const keypair = input.keypair ?? t.keypair_id;
+  // the VIM references, checked with the caller's token where the VIM shares the API's Keystone
+  const l = await lookupsFor(ctx, o.token, o.vim.id);
+  const image = await checkImage(l, t.image_id, t.server_type);
+  const flavorRow = await checkFlavor(l, flavor, labels.labels);
+  const masterFlavorRow = masterFlavor === flavor ? flavorRow : await checkFlavor(l, masterFlavor, labels.labels);
+  const network = fixedNetwork ? await checkFixedNetwork(l, fixedNetwork) : t.external_network_id ? await checkExternalNetwork(l, t.external_network_id) : undefined;
+  if (!network) throw badRequest('The cluster has no network: its template names neither external_network_id nor fixed_network, and the request no fixed_network.');
+  const subnet = fixedSubnet ? await checkFixedSubnet(l, fixedSubnet) : undefined;
+  const key = keypair ? await checkKeypair(l, keypair) : undefined;
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  const group = (name: string, role: string, count: number, flavorId: string) => ({
+    uuid: crypto.randomUUID(), projectId: caller.projectId, name, role, isDefault: true, flavorId, imageId: t.image_id,
+    dockerVolumeSize: input.docker_volume_size ?? t.docker_volume_size ?? null, nodeCount: count, minNodeCount: role === 'master' ? 1 : 0,
+    maxNodeCount: null, labels: labels.labels, nodeLabels: {}, nodeTaints: [], status: 'CREATE_IN_PROGRESS' as const,
+    version: null, members: Array.from({ length: count }, (_, i) => i), createdAt: now,
+  });
+  const createTimeout = input.create_timeout || 60;
+  return {
+    row: {
+      id, projectId: caller.projectId, userId: caller.userId, name: input.name ?? generatedName('cluster'), templateId: template.id,
+      status: 'CREATE_IN_PROGRESS', statusReason: null, stackId: null, operation: 'cluster-create', operationId: `magnum-cluster-create-${id}`,
+      opNodegroups: [], opParams: { nodeCount, masterCount, createTimeout }, workflowStarted: false, createdAt: now,
+      attrs: {
+        keypair, ...labels, create_timeout: createTimeout, discovery_url: input.discovery_url,
+        docker_volume_size: input.docker_volume_size ?? t.docker_volume_size, flavor_id: flavor, master_flavor_id: masterFlavor,
+        fixed_network: fixedNetwork, fixed_subnet: fixedSubnet, floating_ip_enabled: input.floating_ip_enabled ?? t.floating_ip_enabled,
+        master_lb_enabled: masterLb, merge_labels: input.merge_labels ?? false,
+        resolved: {
+          vimId: o.vim.id, imageId: image.id, flavorId: flavorRow.id, masterFlavorId: masterFlavorRow.id, networkId: network.id,
+          subnetId: subnet?.id, keypairPublicKey: key?.publicKey || undefined,
+        },
+      },
+    },
+    nodegroups: [group('default-master', 'master', masterCount, masterFlavor), group('default-worker', 'worker', nodeCount, flavor)],
+  };
+}
