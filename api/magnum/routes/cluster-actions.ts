@@ -41,7 +41,7 @@ export function clusterActionsRouter(ctx: ApiContext): Router {
       if (!nodes.some((n) => n.serverId === ident || n.name === ident)) throw badRequest(`nodes_to_remove: ${ident} is not a server of nodegroup ${group.name}.`);
     }
     const removing = body.nodes_to_remove?.length ?? 0;
-    if (removing > group.nodeCount - body.node_count) {
+    if (removing > Math.max(group.nodeCount - body.node_count, 0)) {
       throw badRequest(`nodes_to_remove names ${removing} server(s) but resizing ${group.name} from ${group.nodeCount} to ${body.node_count} removes ${Math.max(group.nodeCount - body.node_count, 0)}.`);
     }
     await startMagnumOperation(ctx, cluster.id, {
