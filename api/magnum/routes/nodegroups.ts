@@ -13,7 +13,7 @@ import { defaultVimFor } from '../../../common/db/repos/vims';
 import { badRequest, conflict, HttpError } from '../../../common/http-error';
 import { NodegroupInput, NODEGROUP_READ_ONLY, PatchBody } from '../../../model/magnum/cluster';
 import { NodeLabels, NodeTaints } from '../../../model/magnum/fields';
-import { isInProgress } from '../../../model/magnum/status';
+import { isInProgress, RESIZABLE } from '../../../model/magnum/status';
 import { clusterFacts } from '../../../ops/magnum/shared/cluster-facts';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
@@ -44,6 +44,11 @@ function checkBounds(name: string, n: number, min: number, max: number | null): 
 /** One operation at a time per cluster (Magnum casts it and only logs the clash). */
 const notBusy = (c: MagnumClusterRow) => {
   if (isInProgress(c.status)) throw new Refused(409, `Cluster ${c.name} is ${c.status}; its nodegroups can be changed once that operation has ended.`);
+};
+/** Nodes join a control plane that runs: a cluster whose create failed has none. */
+const running = (verb: string) => (c: MagnumClusterRow) => {
+  notBusy(c);
+  if (!RESIZABLE.includes(c.status)) throw new Refused(409, `${verb} a nodegroup when the cluster status is "${c.status}" is not supported.`);
 };
 
 export function nodegroupsRouter(ctx: ApiContext): Router {
@@ -94,7 +99,7 @@ export function nodegroupsRouter(ctx: ApiContext): Router {
     const uuid = crypto.randomUUID();
     await startMagnumOperation(ctx, c.id, {
       operation: 'nodegroup-create', status: 'UPDATE_IN_PROGRESS', opParams: { nodegroup: body.name, nodeCount, role },
-      check: notBusy,
+      check: running('Creating'),
       nodegroups: async ({ db: q, t }) => {
         const [made] = await q.insert(t.magnumNodegroups).values({
           uuid, clusterId: c.id, projectId: c.projectId, name: body.name, role, isDefault: false, flavorId, imageId,
@@ -139,7 +144,7 @@ export function nodegroupsRouter(ctx: ApiContext): Router {
     checkNodeLabels(nodeLabels.data);
     await startMagnumOperation(ctx, c.id, {
       operation: 'nodegroup-update', status: 'UPDATE_IN_PROGRESS', opParams: { nodegroup: g.name, minNodeCount: min, maxNodeCount: max },
-      check: notBusy,
+      check: running('Updating'),
       nodegroups: async ({ db: q, t }) => {
         await q.update(t.magnumNodegroups).set({ minNodeCount: min, maxNodeCount: max, nodeLabels: nodeLabels.data, nodeTaints: nodeTaints.data }).where(eq(t.magnumNodegroups.id, g.id));
         return { ids: [g.id], status: 'UPDATE_IN_PROGRESS' };
