@@ -42,13 +42,17 @@ export function serviceRouter(ctx: ApiContext): Router {
   r.get('/mservices', authorize('mservices', 'read'), async (_req, res) => {
     let pollers: { lastAccessTime?: { seconds?: unknown } | null }[] = [];
     try {
-      const d = await ctx.temporal.workflowService.describeTaskQueue({ namespace: ctx.cfg.temporalNamespace, taskQueue: { name: ctx.cfg.taskQueue }, taskQueueType: 1 });
-      pollers = d.pollers ?? [];
+      // workflow (1) and activity (2) pollers of the task queue: the workers
+      for (const taskQueueType of [1, 2]) {
+        const d = await ctx.temporal.workflowService.describeTaskQueue({ namespace: ctx.cfg.temporalNamespace, taskQueue: { name: ctx.cfg.taskQueue }, taskQueueType });
+        pollers.push(...(d.pollers ?? []));
+      }
     } catch (e) {
       ctx.log.warn({ err: { message: (e as Error).message } }, 'task queue pollers not known');
     }
-    const last = Math.max(0, ...pollers.map((p) => Number(p.lastAccessTime?.seconds ?? 0) * 1000));
-    const up = last > Date.now() - UP_WITHIN_MS;
+    // seconds may be a protobuf Long; a poller in its first long poll may not have an access time yet
+    const last = Math.max(0, ...pollers.map((p) => Number(String(p.lastAccessTime?.seconds ?? 0)) * 1000));
+    const up = pollers.length > 0 && (!last || last > Date.now() - UP_WITHIN_MS);
     res.json({
       mservices: [{
         id: 1, host: ctx.cfg.magnum.publisherHost, binary: 'magnum-conductor', state: up ? 'up' : 'down', report_count: pollers.length,
