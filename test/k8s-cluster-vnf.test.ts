@@ -15,7 +15,7 @@ import { sampleVariant } from '../samples/variant';
 import { clusterOfVnf, clusterNodes } from '../common/db/repos/clusters';
 import { connectSsh } from '../ssh';
 import { readState } from './harness/state';
-import { call, eventually, onboard, opIdFrom, sim, temporalClient, waitOpState } from './support/api';
+import { adminToken, call, eventually, onboard, opIdFrom, sim, temporalClient, waitOpState } from './support/api';
 import { kubectlBin } from './support/kube-apiserver';
 import { withProductStore } from './support/product-store';
 import { killWorker, restartWorker } from './support/worker-control';
@@ -139,6 +139,26 @@ describe('a 1-master, 2-worker cluster', () => {
       expect(host.files.map((f: any) => f.path)).toContain(`/etc/containerd/certs.d/${registry}/hosts.toml`);
       expect(host.commands.some((c: any) => /kubeadm (init|join) --config/.test(c.command) && c.exitCode === 0)).toBe(true);
     }
+  });
+
+  test('health: HEALTHY, then UNHEALTHY naming the node whose server stopped, HEALTHY again when it is back', async () => {
+    const health = async () => (await withProductStore((st) => clusterOfVnf(st, id)))!;
+    await eventually('HEALTHY', async () => ((await health()).healthStatus === 'HEALTHY' ? true : undefined), 60_000);
+    expect((await health()).healthStatusReason).toMatchObject({ api: 'ok' });
+    const [worker] = await vnfcsOf(id, 'workerNode');
+    const serverId = worker.computeResource.resourceId;
+    const nova = async (action: string) => {
+      const r = await fetch(`${readState().vimsimUrl}/compute/v2.1/servers/${serverId}/action`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-token': await adminToken() }, body: JSON.stringify({ [action]: null }),
+      });
+      expect(r.status).toBe(202);
+    };
+    await nova('os-stop');
+    const down = await eventually('UNHEALTHY', async () => { const c = await health(); return c.healthStatus === 'UNHEALTHY' ? c : undefined; }, 90_000);
+    const nodeName = (await withProductStore((st) => clusterNodes(st, down.id))).find((n) => n.serverId === serverId)!.name;
+    expect(down.healthStatusReason?.[`${nodeName}.Ready`]).not.toBe('True');
+    await nova('os-start');
+    await eventually('HEALTHY again', async () => ((await health()).healthStatus === 'HEALTHY' ? true : undefined), 90_000);
   });
 
   test('the cluster is registered as a Kubernetes VIM; its token is never shown', async () => {

@@ -58,6 +58,8 @@ export default async function setup(): Promise<void> {
     VIMSIM_DELAY_MS: '100', HEAT_POLL_MS: '200', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
     // a revoked token stops working within 2 s (test/identity.test.ts)
     AUTH_TOKEN_CACHE_TTL_S: '2',
+    // clusters: health every 2 s, a silent node NotReady after 10 s (test/k8s-cluster-vnf.test.ts)
+    CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
     // small enough that test/hostile-limits.test.ts streams past it quickly, far above any test package
