@@ -83,13 +83,15 @@ export class RealProcess {
   }
 
   /** SIGTERM, then SIGKILL after the grace period; resolves once the process is gone. */
-  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+  async stop(graceMs = STOP_GRACE_MS): Promise<number> {
     this.stopping = true;
-    if (this.exit) return;
+    if (this.exit) return 0;
+    const t0 = Date.now();
     this.proc.kill('SIGTERM');
     const timer = setTimeout(() => this.proc.kill('SIGKILL'), graceMs);
     await this.exited;
     clearTimeout(timer);
+    return Date.now() - t0;
   }
 
   /** The last lines the process wrote (its "container log"). */

@@ -60,6 +60,8 @@ export class StaticPods {
   /** Stops every pod (kubeadm reset's container removal, a server going down), then runs `after` before any other reconcile. */
   stopAll(after?: () => void): Promise<void> {
     this.chain = this.chain.then(async () => {
+      // the API server first: one whose etcd vanishes under it takes its whole grace period to stop
+      await Promise.all([...this.pods.keys()].filter((k) => this.pods.get(k)?.spec.program !== 'etcd').map((k) => this.stopPod(k)));
       await Promise.all([...this.pods.keys()].map((k) => this.stopPod(k)));
       after?.();
     });
@@ -85,10 +87,10 @@ export class StaticPods {
     const { pods: specs, errors } = readManifests(this.node.host.fs, this.node.staticPodPath);
     this.manifestErrors = errors;
     const wanted = new Map(specs.map((s) => [s.name, s]));
-    for (const [name, pod] of this.pods) {
-      const spec = wanted.get(name);
-      if (!spec || hashOf(spec) !== pod.hash) await this.stopPod(name);
-    }
+    const gone = [...this.pods].filter(([name, pod]) => !wanted.has(name) || hashOf(wanted.get(name)!) !== pod.hash).map(([name]) => name);
+    // the API server before its etcd (see stopAll)
+    await Promise.all(gone.filter((n) => this.pods.get(n)?.spec.program !== 'etcd').map((n) => this.stopPod(n)));
+    await Promise.all(gone.map((n) => this.stopPod(n)));
     for (const spec of specs) if (!this.pods.has(spec.name)) this.startPod(spec, 0);
   }
 
@@ -147,7 +149,8 @@ export class StaticPods {
     if (!pod) return;
     this.pods.delete(name);
     clearTimeout(pod.retry);
-    await pod.process?.stop();
+    const ms = await pod.process?.stop();
+    if (ms !== undefined) this.node.log.info({ server: this.node.host.serverId, pod: name, stopMs: ms }, 'static pod stopped');
     await pod.component?.stop();
   }
 
