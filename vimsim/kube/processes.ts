@@ -154,6 +154,6 @@ export function reapStale(kubeDir: string, log: Logger): void {
   }
   // SIGKILL is not instant: wait (briefly) until the ports are free.
   const deadline = Date.now() + 5000;
-  while ([...pids].some((p) => cmdlineOf(p) !== undefined) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  while ([...pids].some((p) => Boolean(cmdlineOf(p))) && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   fs.rmSync(kubeDir, { recursive: true, force: true });
 }

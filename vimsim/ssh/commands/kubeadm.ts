@@ -11,6 +11,7 @@ import { kubeadmJoin } from '../../kube/kubeadm/join';
 import { kubeadmReset } from '../../kube/kubeadm/reset';
 import { randomToken } from '../../kube/kubeadm/bootstrap';
 import { tokenCreate, tokenDelete, tokenList } from '../../kube/kubeadm/token';
+import YAML from 'yaml';
 import { getopt, has, isRoot, value, values, type CommandContext, type CommandTable } from './types';
 
 const VALUED = [
@@ -36,27 +37,29 @@ function io(ctx: CommandContext): KubeadmIo {
 
 /** Flags that stand in for config fields (init without --config, join with --token). */
 function flagConfig(p: ReturnType<typeof getopt>, kind: 'init' | 'join', endpoint?: string): string {
+  const v = (name: string) => value(p, name);
+  const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined));
+  const nodeRegistration = defined({ name: v('node-name'), criSocket: v('cri-socket') });
+  const doc = (kindName: string, body: Record<string, unknown>) => YAML.stringify({ apiVersion: 'kubeadm.k8s.io/v1beta4', kind: kindName, ...defined(body) });
   if (kind === 'join') {
-    const hashes = values(p, 'discovery-token-ca-cert-hash');
-    const token = value(p, 'discovery-token') ?? value(p, 'token') ?? '';
-    return [
-      'apiVersion: kubeadm.k8s.io/v1beta4', 'kind: JoinConfiguration', 'discovery:', '  bootstrapToken:', `    apiServerEndpoint: "${endpoint ?? ''}"`, `    token: "${token}"`,
-      `    caCertHashes: [${hashes.map((h) => `"${h}"`).join(', ')}]`, `    unsafeSkipCAVerification: ${has(p, 'discovery-token-unsafe-skip-ca-verification')}`,
-      'nodeRegistration:', ...(value(p, 'node-name') ? [`  name: "${value(p, 'node-name')}"`] : []), ...(value(p, 'cri-socket') ? [`  criSocket: "${value(p, 'cri-socket')}"`] : []), '',
-    ].join('\n');
+    return doc('JoinConfiguration', {
+      discovery: { bootstrapToken: { apiServerEndpoint: endpoint ?? '', token: v('discovery-token') ?? v('token') ?? '', caCertHashes: values(p, 'discovery-token-ca-cert-hash'), unsafeSkipCAVerification: has(p, 'discovery-token-unsafe-skip-ca-verification') } },
+      nodeRegistration,
+    });
   }
-  const lines = ['apiVersion: kubeadm.k8s.io/v1beta4', 'kind: InitConfiguration', 'localAPIEndpoint:'];
-  if (value(p, 'apiserver-advertise-address')) lines.push(`  advertiseAddress: "${value(p, 'apiserver-advertise-address')}"`);
-  if (value(p, 'apiserver-bind-port')) lines.push(`  bindPort: ${value(p, 'apiserver-bind-port')}`);
-  lines.push('nodeRegistration:', ...(value(p, 'node-name') ? [`  name: "${value(p, 'node-name')}"`] : []), ...(value(p, 'token') ? ['bootstrapTokens:', `- token: "${value(p, 'token')}"`] : []));
-  lines.push('---', 'apiVersion: kubeadm.k8s.io/v1beta4', 'kind: ClusterConfiguration', 'networking:');
-  if (value(p, 'pod-network-cidr')) lines.push(`  podSubnet: "${value(p, 'pod-network-cidr')}"`);
-  if (value(p, 'service-cidr')) lines.push(`  serviceSubnet: "${value(p, 'service-cidr')}"`);
-  if (value(p, 'control-plane-endpoint')) lines.push(`controlPlaneEndpoint: "${value(p, 'control-plane-endpoint')}"`);
-  if (value(p, 'kubernetes-version')) lines.push(`kubernetesVersion: "${value(p, 'kubernetes-version')}"`);
-  if (value(p, 'cert-dir')) lines.push(`certificatesDir: "${value(p, 'cert-dir')}"`);
-  if (value(p, 'apiserver-cert-extra-sans')) lines.push('apiServer:', `  certSANs: [${value(p, 'apiserver-cert-extra-sans')!.split(',').map((s) => `"${s}"`).join(', ')}]`);
-  return `${lines.join('\n')}\n`;
+  const init = doc('InitConfiguration', {
+    localAPIEndpoint: defined({ advertiseAddress: v('apiserver-advertise-address'), bindPort: v('apiserver-bind-port') ? Number(v('apiserver-bind-port')) : undefined }),
+    nodeRegistration,
+    bootstrapTokens: v('token') ? [{ token: v('token') }] : undefined,
+  });
+  const cluster = doc('ClusterConfiguration', {
+    networking: defined({ podSubnet: v('pod-network-cidr'), serviceSubnet: v('service-cidr') }),
+    controlPlaneEndpoint: v('control-plane-endpoint'),
+    kubernetesVersion: v('kubernetes-version'),
+    certificatesDir: v('cert-dir'),
+    apiServer: v('apiserver-cert-extra-sans') ? { certSANs: v('apiserver-cert-extra-sans')!.split(',') } : undefined,
+  });
+  return `${init}---\n${cluster}`;
 }
 
 function config(ctx: CommandContext, p: ReturnType<typeof getopt>, kind: 'init' | 'join', endpoint?: string): KubeadmConfigFile {
