@@ -2,13 +2,13 @@
 # Installs what the SSH and store tests need on a Debian/Ubuntu machine (run
 # as root; idempotent): OpenSSH server and client, sudo, and sshd's privilege
 # separation directory; PostgreSQL's server, which test/support/postgres.ts
-# runs as a throw-away server in a temporary directory; etcd (etcd-server),
-# which the VIM simulator runs for its Kubernetes control planes
-# (runtime/kube runs this script when etcd is missing and it is root). It creates no user:
+# runs as a throw-away server in a temporary directory. It creates no user:
 # test/support/sshd.ts creates a throw-away login user with a random password
 # per test run and removes it (with its sudoers drop-in) when the run's sshd
-# stops. test/support/sshd.ts and test/support/postgres.ts run this script
-# when something is missing and they are root.
+# stops. etcd (Debian etcd-server) is the storage of the throw-away
+# kube-apiserver of test/support/kube-apiserver.ts. test/support/sshd.ts,
+# test/support/postgres.ts and test/support/kube-apiserver.ts run this
+# script when something is missing and they are root.
 set -euo pipefail
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -26,7 +26,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   # policy-rc.d keeps the packages from starting the system sshd on port 22,
-  # the system PostgreSQL cluster on port 5432 and a system etcd on 2379.
+  # the system PostgreSQL cluster on port 5432 and etcd on 2379.
   created_policy=0
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d

@@ -145,9 +145,10 @@ export function reapStale(kubeDir: string, log: Logger): void {
   }
   for (const pid of processesUsing(kubeDir)) pids.add(pid);
   for (const pid of pids) {
+    const cmdline = cmdlineOf(pid)?.slice(0, 200);
     try {
       process.kill(pid, 'SIGKILL');
-      log.warn({ pid, cmdline: cmdlineOf(pid)?.slice(0, 200) }, 'killed a control-plane process left by a previous simulator');
+      log.warn({ pid, cmdline }, 'killed a control-plane process left by a previous simulator');
     } catch {
       /* gone meanwhile */
     }
