@@ -60,7 +60,7 @@ async function main() {
       // The simulator's Kubernetes control planes run a real kube-apiserver (built once, 5-7 min) and Debian's etcd.
       let kube: KubeToolchain | undefined;
       try {
-        kube = ensureKubeToolchain(say);
+        kube = ensureKubeToolchain(say, { stream: true });
       } catch (e) {
         say(`no Kubernetes toolchain (${(e as Error).message}): kubeadm init on simulated servers will not get an API server`);
       }

@@ -84,17 +84,18 @@ function withLock<T>(dir: string, fn: () => T, log: (m: string) => void): T {
   }
 }
 
-function build(dir: string, commands: string[], log: (m: string) => void): void {
+function build(dir: string, commands: string[], log: (m: string) => void, stream: boolean): void {
   const t0 = Date.now();
   log(`building ${commands.join(' and ')} ${K8S_VERSION} from the Go module proxy into ${path.join(dir, 'bin')} (about 5-7 min on 2 cores when nothing is cached; logs in ${path.join(dir, 'logs')})`);
   const r = spawnSync('bash', [BUILD_SCRIPT, ...commands], {
     env: { ...process.env, K8S_VERSION, W: dir },
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // streamed: the steps show as they happen (CI logs); else handed to `log` at the end
+    stdio: ['ignore', stream ? 'inherit' : 'pipe', 'pipe'],
     timeout: 60 * 60_000,
     maxBuffer: 64 * 1024 * 1024,
   });
-  for (const line of r.stdout.split('\n').filter(Boolean)) log(line);
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) log(line);
   if (r.status !== 0) throw new Error(`Kubernetes toolchain build failed (exit ${r.status ?? r.signal}): ${r.stderr.trim().slice(-3000)}`);
   log(`Kubernetes toolchain built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
@@ -129,13 +130,13 @@ function ensureEtcd(log: (m: string) => void): string {
  * from several processes at once. Throws when it cannot be had (no Go, not root
  * for apt, a failed build) with the reason.
  */
-export function ensureKubeToolchain(log: (m: string) => void = () => undefined): KubeToolchain {
+export function ensureKubeToolchain(log: (m: string) => void = () => undefined, opts: { stream?: boolean } = {}): KubeToolchain {
   const dir = KUBE_TOOLS;
   const bin = path.join(dir, 'bin');
   if (missingBinaries(bin).length > 0) {
     withLock(dir, () => {
       const missing = missingBinaries(bin); // someone else may have built them meanwhile
-      if (missing.length > 0) build(dir, missing, log);
+      if (missing.length > 0) build(dir, missing, log, opts.stream ?? false);
     }, log);
     const still = missingBinaries(bin);
     if (still.length > 0) throw new Error(`the build left no usable ${still.join(', ')} ${K8S_VERSION} in ${bin}`);

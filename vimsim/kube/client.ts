@@ -23,8 +23,8 @@ export class KubeApiError extends Error {
 }
 
 export interface ClientOptions {
-  /** Maps the server's host name to the address to dial (a simulated host's view of names). */
-  resolve?: (hostname: string) => string;
+  /** Maps the server's host name to the address to dial (a simulated host's view of names); undefined: no such host. */
+  resolve?: (hostname: string) => string | undefined;
   timeoutMs?: number;
 }
 
@@ -62,9 +62,12 @@ export class KubeClient {
 
   async request<T = any>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const hostname = this.base.hostname.replace(/^\[|\]$/g, '');
-    const dialHost = this.opts.resolve?.(hostname) ?? hostname;
+    const dialHost = this.opts.resolve ? this.opts.resolve(hostname) : hostname;
     const port = Number(this.base.port || 443);
     const url = `${this.base.origin}${path}`;
+    // the simulated network is loopback only: nothing else is dialled
+    if (dialHost === undefined) return Promise.reject(new KubeApiError(0, `Get "${url}": dial tcp: lookup ${hostname}: no such host`, 'ENOTFOUND', url));
+    if (!/^127\./.test(dialHost)) return Promise.reject(new KubeApiError(0, `Get "${url}": dial tcp ${dialHost}:${port}: connect: no route to host`, 'EHOSTUNREACH', url));
     const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': 'vimsim-kube/v1.37.2' };
     if (payload) Object.assign(headers, { 'Content-Type': contentType, 'Content-Length': String(payload.length) });

@@ -35,6 +35,8 @@ export class KubeNode {
   private agent?: KubeletAgent;
   private powered = true;
   private watching?: NodeJS.Timeout;
+  /** The kubelet's files as last read (dropped when one of them changes). */
+  private cached?: KubeletSettings & { configError?: string };
   /** Why the kubelet last failed to start (its journal's last words), if it did. */
   lastKubeletError?: string;
 
@@ -45,7 +47,10 @@ export class KubeNode {
   ) {
     this.pods = new StaticPods(this, runtime.components);
     host.fs.onChange((p) => {
-      if (p.startsWith(`${this.staticPodPath}/`) || p === this.staticPodPath) this.soon();
+      // a change of the path or of a directory above it (rm -r, mv of a directory)
+      const touches = (f: string) => f === p || f.startsWith(`${p}/`);
+      if (touches(KUBELET_CONFIG) || touches(KUBELET_FLAGS_ENV)) this.cached = undefined;
+      if (p.startsWith(`${this.staticPodPath}/`) || touches(this.staticPodPath)) this.soon();
     });
   }
 
@@ -56,13 +61,19 @@ export class KubeNode {
     return dir;
   }
 
-  settings(): KubeletSettings {
+  settings(): KubeletSettings & { configError?: string } {
+    this.cached ??= this.readSettings();
+    return this.cached;
+  }
+
+  private readSettings(): KubeletSettings & { configError?: string } {
     const memfs = this.host.fs;
     let cfg: Record<string, unknown> = {};
+    let configError: string | undefined;
     try {
-      cfg = (YAML.parse(memfs.readFile(KUBELET_CONFIG, ROOT).toString('utf8')) ?? {}) as Record<string, unknown>;
-    } catch {
-      /* missing or unreadable: problem() says so */
+      if (memfs.isFile(KUBELET_CONFIG)) cfg = (YAML.parse(memfs.readFile(KUBELET_CONFIG, ROOT).toString('utf8')) ?? {}) as Record<string, unknown>;
+    } catch (err) {
+      configError = (err as Error).message.split('\n')[0];
     }
     const flags = new Map<string, string>();
     if (memfs.isFile(KUBELET_FLAGS_ENV)) {
@@ -75,6 +86,7 @@ export class KubeNode {
       failSwapOn: cfg.failSwapOn !== false,
       nodeLeaseDurationSeconds: typeof cfg.nodeLeaseDurationSeconds === 'number' ? cfg.nodeLeaseDurationSeconds : 40,
       flags,
+      configError,
     };
   }
 
@@ -88,12 +100,9 @@ export class KubeNode {
     if (!memfs.isFile(KUBELET_CONFIG)) {
       return `failed to load kubelet config file, path: ${KUBELET_CONFIG}, error: failed to load Kubelet config file ${KUBELET_CONFIG}, error failed to read kubelet config file "${KUBELET_CONFIG}", error: open ${KUBELET_CONFIG}: no such file or directory`;
     }
-    try {
-      YAML.parse(memfs.readFile(KUBELET_CONFIG, ROOT).toString('utf8'));
-    } catch (err) {
-      return `failed to load kubelet config file, path: ${KUBELET_CONFIG}, error: ${(err as Error).message.split('\n')[0]}`;
-    }
-    if (swapOn(this.host) && this.settings().failSwapOn) return 'running with swap on is not supported, please disable swap or set --fail-swap-on flag to false';
+    const settings = this.settings();
+    if (settings.configError) return `failed to load kubelet config file, path: ${KUBELET_CONFIG}, error: ${settings.configError}`;
+    if (swapOn(this.host) && settings.failSwapOn) return 'running with swap on is not supported, please disable swap or set --fail-swap-on flag to false';
     if (!this.host.services.get('containerd')?.active) {
       return 'validate service connection: validate CRI v1 runtime API for endpoint "unix:///run/containerd/containerd.sock": rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: no such file or directory"';
     }

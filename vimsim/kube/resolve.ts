@@ -1,8 +1,10 @@
 /**
  * Names as a simulated host resolves them for its Kubernetes clients:
  * loopback is the host itself (its own 127.x address, where its control plane
- * listens), IP addresses are dialled as they are, other names come from the
- * host's /etc/hosts, then from the simulated servers' host names.
+ * listens), other 127.0.0.0/8 addresses are the other simulated servers,
+ * other names come from the host's /etc/hosts. Nothing else is dialled (the
+ * simulated network is loopback only): a name that does not resolve is
+ * undefined ("no such host"), an address off loopback unreachable.
  */
 import { isIP } from 'node:net';
 import type { SimHost } from '../ssh/host/host';
@@ -21,13 +23,13 @@ export function etcHosts(host: SimHost): Map<string, string> {
   return out;
 }
 
-export function hostResolver(host: SimHost): (hostname: string) => string {
+export function hostResolver(host: SimHost): (hostname: string) => string | undefined {
   return (hostname) => {
     const name = hostname.toLowerCase();
     if (LOOPBACK.has(name) || name === host.hostname.toLowerCase()) return host.address;
     if (isIP(name)) return name;
     const fromHosts = etcHosts(host).get(name);
     if (fromHosts) return LOOPBACK.has(fromHosts) ? host.address : fromHosts;
-    return host.hooks.resolve(name)?.address ?? name;
+    return undefined;
   };
 }
