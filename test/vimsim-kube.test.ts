@@ -232,6 +232,28 @@ describe('vimsim Kubernetes (real kube-apiserver and etcd)', () => {
     expect(JSON.stringify(host)).not.toContain(TOKEN.split('.')[1]);
   });
 
+  it('has mirror pods of the static pods, schedules pods onto workers, reports them Running and drains a node', async () => {
+    const pods = async () => (JSON.parse((await kubectl(adminConf, 'get', 'pods', '-A', '-o', 'json')).out).items as { metadata: { name: string; namespace: string; annotations?: Record<string, string> }; spec: { nodeName?: string }; status: { phase: string } }[]);
+    const mirrors = (await until('the mirror pods', async () => {
+      const m = (await pods()).filter((p) => p.metadata.annotations?.['kubernetes.io/config.mirror']);
+      return m.length === 4 ? m : undefined;
+    })).map((p) => p.metadata.name).sort();
+    expect(mirrors).toEqual(['etcd-kube-master-0', 'kube-apiserver-kube-master-0', 'kube-controller-manager-kube-master-0', 'kube-scheduler-kube-master-0']);
+    const manifest = path.join(tmp, 'pods.json');
+    fs.writeFileSync(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [1, 2].map((i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `web-${i}`, namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } })) }));
+    // the namespace's default ServiceAccount comes from the controller-manager, as on a real cluster
+    await until('the pods admitted', async () => ((await kubectl(adminConf, 'apply', '-f', manifest)).code === 0 ? true : undefined), 20_000);
+    const placed = await until('the pods Running', async () => {
+      const web = (await pods()).filter((p) => p.metadata.name.startsWith('web-'));
+      return web.length === 2 && web.every((p) => p.status.phase === 'Running') ? web.map((p) => p.spec.nodeName) : undefined;
+    }, 20_000);
+    expect(placed.sort()).toEqual(['kube-worker-1', 'kube-worker-2']); // not the tainted master; spread
+    const drain = await kubectl(adminConf, 'drain', 'kube-worker-1', '--ignore-daemonsets', '--force', '--timeout=30s');
+    expect(drain).toEqual({ code: 0, out: expect.stringContaining('node/kube-worker-1 drained') });
+    expect((await pods()).filter((p) => p.spec.nodeName === 'kube-worker-1')).toEqual([]);
+    expect((await kubectl(adminConf, 'uncordon', 'kube-worker-1')).code).toBe(0);
+  });
+
   it('stops the API server when its manifest is moved out and starts it when it is back', async () => {
     const m = nodes.master;
     await must(m, 'sudo mkdir -p /root/manifests-out && sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /root/manifests-out/');

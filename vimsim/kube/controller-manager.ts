@@ -12,7 +12,11 @@
  * - node-controller: every --node-monitor-period (5s) marks a Node whose Lease
  *   is older than --node-monitor-grace-period (40s) NotReady (Unknown, tainted
  *   unreachable), and, as the cloud's node lifecycle controller, deletes the
- *   Node of a server that no longer exists (a stopped one is tainted shutdown).
+ *   Node of a server that no longer exists (a stopped one is tainted shutdown);
+ *   the `node.kubernetes.io/not-ready` taint the API server puts on a new Node
+ *   goes once it is Ready (TaintNodesByCondition).
+ * - serviceaccount controller: a `default` ServiceAccount in every namespace
+ *   (the API admits no pod in a namespace without it).
  */
 import type { KeyObject } from 'node:crypto';
 import { KubeApiError, KubeClient, isNotFound, metaTime, microTime } from './client';
@@ -28,6 +32,7 @@ const KUBELET_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 const CSR_API = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const CSR_POLL_MS = 500;
 const UNREACHABLE = 'node.kubernetes.io/unreachable';
+const NOT_READY = 'node.kubernetes.io/not-ready';
 const SHUTDOWN = 'node.cloudprovider.kubernetes.io/shutdown';
 
 interface Csr {
@@ -66,6 +71,21 @@ export class KubeControllerManager implements SimComponent {
   start(): void {
     this.loop(() => this.csrs(), CSR_POLL_MS);
     this.loop(() => this.monitorNodes(), this.monitorPeriod);
+    this.loop(() => this.serviceAccounts(), 2000);
+  }
+
+  private async serviceAccounts(): Promise<void> {
+    const namespaces = (await this.own!.get<{ items: { metadata: { name: string }; status?: { phase?: string } }[] }>('/api/v1/namespaces')).items;
+    const accounts = (await this.own!.get<{ items: { metadata: { name: string; namespace: string } }[] }>('/api/v1/serviceaccounts?fieldSelector=metadata.name%3Ddefault')).items;
+    const have = new Set(accounts.map((a) => a.metadata.namespace));
+    for (const ns of namespaces) {
+      if (have.has(ns.metadata.name) || ns.status?.phase === 'Terminating') continue;
+      try {
+        await this.own!.post(`/api/v1/namespaces/${ns.metadata.name}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: ns.metadata.name } });
+      } catch (err) {
+        if (!(err instanceof KubeApiError) || err.reason !== 'AlreadyExists') throw err;
+      }
+    }
   }
 
   async stop(): Promise<void> {
@@ -202,7 +222,7 @@ export class KubeControllerManager implements SimComponent {
         let wanted = taints;
         if (stale || ready?.status === 'Unknown') {
           if (!taints.some((t) => t.key === UNREACHABLE)) wanted = [...wanted, { key: UNREACHABLE, effect: 'NoSchedule' }, { key: UNREACHABLE, effect: 'NoExecute', timeAdded: metaTime() }];
-        } else if (ready?.status === 'True') wanted = wanted.filter((t) => t.key !== UNREACHABLE);
+        } else if (ready?.status === 'True') wanted = wanted.filter((t) => t.key !== UNREACHABLE && t.key !== NOT_READY);
         // the cloud's node lifecycle controller: a Node whose server is gone goes too
         const serverId = /^openstack:\/\/\/(.+)$/.exec(n.spec?.providerID ?? '')?.[1];
         if (serverId && (stale || ready?.status !== 'True')) {

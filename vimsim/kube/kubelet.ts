@@ -14,6 +14,7 @@ import { KubeApiError, KubeClient, isNotFound, metaTime, microTime } from './cli
 import { buildKubeconfig, credentialsFrom } from './kubeconfig';
 import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG, type KubeNode } from './node';
 import { newCsr, newPrivateKey, privateKeyPem } from './pki';
+import { PodSync } from './pod-sync';
 import { hostResolver } from './resolve';
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
@@ -38,6 +39,7 @@ export class KubeletAgent {
   private lease?: { metadata: { resourceVersion: string }; spec: Record<string, unknown> };
   private nodeUid?: string;
   private lastReport = 0;
+  private readonly podSync: PodSync;
   registered = false;
   standalone = false;
   lastError?: string;
@@ -49,6 +51,7 @@ export class KubeletAgent {
     this.nodeName = (s.flags.get('hostname-override') ?? node.host.hostname).toLowerCase();
     this.leaseSeconds = s.nodeLeaseDurationSeconds;
     this.renewMs = node.runtime.settings.leaseRenewMs ?? s.nodeLeaseDurationSeconds * 250;
+    this.podSync = new PodSync(node, this.nodeName);
   }
 
   start(): void {
@@ -77,6 +80,7 @@ export class KubeletAgent {
       if (!this.registered) await this.register();
       await this.renewLease();
       await this.reportStatus();
+      await this.podSync.sync(this.client, this.nodeUid);
       this.lastError = undefined;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
