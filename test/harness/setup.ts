@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startCloud, type RunningCloud } from '../../runtime/cloud';
 import { startDevServer } from '../../runtime/dev-server';
+import { ensureKubeToolchain } from '../../runtime/kube';
 import { ensureOpenStackInstalled } from '../../runtime/openstack';
 import { scriptsWorkerEnv, startComponent, waitForHttp } from '../../runtime/processes';
 import { startPostgres, type TestPostgres } from '../support/postgres';
@@ -28,6 +29,8 @@ export default async function setup(): Promise<void> {
   const harnessLog = (m: string) => fs.appendFileSync(path.join(logDir, 'harness.log'), `${new Date().toISOString()} ${m}\n`);
   process.env.PRODUCT_STATE = path.join(dataDir, 'product.json');
   ensureOpenStackInstalled(harnessLog); // a cold install takes a minute or so, once per machine
+  // kube-apiserver and kubectl built from the Go module proxy (5-7 min cold, once per machine), Debian's etcd
+  const kube = ensureKubeToolchain(harnessLog);
   const [temporalPort, vimsimPort, apiPort, sshPort, keystonePort, heatPort] =
     [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   // the store first: it is the quickest to start and the product's components need its URL
@@ -79,7 +82,7 @@ export default async function setup(): Promise<void> {
   let cloud: RunningCloud | undefined;
   try {
     cloud = await startCloud({
-      dataDir, keystonePort, heatPort, vimsimPort, apiUrl, heatSleepScale: Number(TEST_HEAT_SLEEP_SCALE), env, log: harnessLog,
+      dataDir, keystonePort, heatPort, vimsimPort, apiUrl, heatSleepScale: Number(TEST_HEAT_SLEEP_SCALE), env, kube, log: harnessLog,
       stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },
     });
     (globalThis as Record<string, unknown>).__cloud = cloud;
