@@ -27,6 +27,7 @@ const REGISTRY_PARAMS = JSON.parse(fs.readFileSync(path.join(ROOT, 'samples/priv
 const K8S_VNFD = 'b1db0ce7-ebca-1fb7-95ed-4840d70a1163';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'k8s-vnf-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+afterEach(async () => { await sim('DELETE', '/sim/ssh/faults'); });
 
 let registry: string; // ip:5000 of the private registry VNF
 let vnfdId: string;
@@ -215,7 +216,7 @@ describe('a 1-master, 2-worker cluster', () => {
 
 test('a fault at each install step parks the instantiate in FAILED_TEMP naming the step and the node; retries complete it, /etc/hosts gets its line once', async () => {
   const faults = [
-    ['prepare', 'modprobe overlay'], ['container runtime', 'apt-get install -y containerd'], ['private registries', "curl -sS -o /dev/null -w '%{http_code}'"],
+    ['prepare', 'modprobe overlay'], ['container runtime', 'apt-get install -y containerd'], ['private registries', 'curl -sS -o /dev/null -w'],
     ['kubernetes packages', 'apt-get install -y --allow-change-held-packages kubelet'], ['kubeadm init', 'kubeadm init --config'], ['kubeadm join', 'kubeadm join --config'],
   ];
   for (const [, match] of faults) await sim('POST', '/sim/ssh/faults', { match, exitCode: 1, stderr: `injected failure of ${match}`, times: 1 });
