@@ -228,11 +228,12 @@ test('a fault at each install step parks the instantiate in FAILED_TEMP naming t
   for (let i = 0; i < faults.length + 2; i++) {
     const op = await waitOpState(opId, ['COMPLETED', 'FAILED_TEMP'], 300_000);
     if (op.operationState === 'COMPLETED') break;
-    const step = faults.find(([s]) => op.error.detail.includes(`${s} on `));
-    expect([op.error.detail, step]).toEqual([op.error.detail, expect.anything()]);
+    // nodes install side by side: one attempt may hit several faults, and the failure names each
+    const steps = faults.filter(([s]) => op.error.detail.includes(`${s} on `)).map(([s]) => s);
+    expect([op.error.detail, steps.length > 0]).toEqual([op.error.detail, true]);
     expect(op.error.detail).toMatch(/on (master|worker) [a-z0-9.-]+ \(127\.\d+\.\d+\.\d+\)/);
     expect(op.error.detail).toContain('injected failure');
-    seen.push(step![0]);
+    seen.push(...steps);
     expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/retry`)).status).toBe(202);
     await eventually('the retry to start', async () => ((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs/${opId}`)).body.operationState !== 'FAILED_TEMP' ? true : undefined));
   }
