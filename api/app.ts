@@ -9,7 +9,7 @@ import { authenticate, type ErrorRenderer } from './auth/middleware';
 import type { ApiContext } from './context';
 import { problemHandler, sendProblem } from './errors';
 import { checkHost } from './limits/host-check';
-import { checkMediaType, parseJsonBody } from './limits/request-body';
+import { checkMediaType, parseJsonBody, rejectNulInUrl } from './limits/request-body';
 import { openApiDocument } from './openapi';
 import { usePolicy } from './routes/authorize';
 import { sendTackerError, vimsRouter } from './routes/vims';
@@ -39,6 +39,7 @@ export function createApp(ctx: ApiContext): express.Express {
   app.use(checkHost(ctx.cfg.limits.allowedHosts, rendererFor));
   app.use(authenticate(ctx.tokens, rendererFor));
   // After authentication: nobody unauthenticated makes the API read a body.
+  app.use(rejectNulInUrl(rendererFor));
   app.use(checkMediaType(rendererFor));
   app.use(parseJsonBody(ctx.cfg.limits, rendererFor));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });

@@ -70,6 +70,11 @@ export class Api {
     return String(r.headers.get('location')).split('/').pop()!;
   }
 
+  /** POST /vnflcm/v1/vnf_instances/{id}/<task> with a body; returns the op occ id. */
+  async task(instanceId: string, task: string, body: unknown): Promise<string> {
+    return opIdOf(await this.call('POST', `/vnflcm/v1/vnf_instances/${instanceId}/${task}`, body, 202));
+  }
+
   // SOL003 v2 (Version: 2.0.0), as test/change-vnfpkg.test.ts drives change_vnfpkg.
 
   async createInstanceV2(vnfdId: string): Promise<string> {

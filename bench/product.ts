@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCloud, type RunningCloud } from '../runtime/cloud';
+import { ensureKubeToolchain } from '../runtime/kube';
 import { DevServer, startDevServer } from '../runtime/dev-server';
 import { Child, scriptsWorkerEnv, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 import { freePort } from '../test/harness/ports';
@@ -35,11 +36,16 @@ export interface Product {
   stop(): Promise<void>;
 }
 
-export async function startProduct(): Promise<Product> {
+export interface ProductOptions {
+  /** The simulator's servers answer SSH (Mgmt Drivers, the cluster engine) and its masters run Kubernetes control planes. */
+  machines?: boolean;
+}
+
+export async function startProduct(o: ProductOptions = {}): Promise<Product> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-bench-'));
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
-  const [temporalPort, vimsimPort, apiPort, keystonePort, heatPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [temporalPort, vimsimPort, apiPort, keystonePort, heatPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const heatSleepScale = Number(process.env.BENCH_HEAT_SLEEP_SCALE || '1');
   const temporalArgs = (process.env.BENCH_TEMPORAL_ARGS ?? '').split(/\s+/).filter(Boolean);
   const children: Child[] = [];
@@ -66,10 +72,12 @@ export async function startProduct(): Promise<Product> {
       ...process.env,
       DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), KEYSTONE_PORT: String(keystonePort),
       HEAT_PORT: String(heatPort), VIMSIM_DELAY_MS: '0', VIMSIM_SSH_PORT: 'off', HEAT_POLL_MS: String(HEAT_POLL_MS), TASK_QUEUE, LOG_LEVEL: 'warn',
+      ...(o.machines ? { VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '60' } : {}),
     };
     delete env.OS_AUTH_URL;
     cloud = await startCloud({
       dataDir, keystonePort, heatPort, vimsimPort, apiUrl: `http://127.0.0.1:${apiPort}`, heatSleepScale, env,
+      kube: o.machines ? ensureKubeToolchain((m) => fs.appendFileSync(path.join(logDir, 'bench.log'), `${m}\n`)) : undefined,
       log: (m) => fs.appendFileSync(path.join(logDir, 'bench.log'), `${m}\n`),
       stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },
     });

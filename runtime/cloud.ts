@@ -6,6 +6,7 @@
  * state, as a service manager would: Heat fails what it had in progress
  * ("Engine went down ..."), and the product's stack steps drive those stacks on.
  */
+import { kubeToolchainEnv, type KubeToolchain } from './kube';
 import { startEmbeddedCloud, type EmbeddedCloud } from './openstack';
 import { startComponent, stopComponent, waitForHttp, type Child } from './processes';
 
@@ -21,6 +22,8 @@ export interface CloudOptions {
   heatDatabaseUrl?: string;
   /** Environment of the simulator process (VIMSIM_* settings). */
   env: NodeJS.ProcessEnv;
+  /** The Kubernetes toolchain (runtime/kube) the simulator's control planes run on; without it kubeadm init cannot start an API server. */
+  kube?: KubeToolchain;
   /** Output of the simulator and of Keystone/Heat (file descriptors); default: inherited / files under DATA_DIR/openstack/logs. */
   stdio?: { simulator?: number; openstack?: number };
   log: (m: string) => void;
@@ -63,7 +66,7 @@ export async function startCloud(o: CloudOptions): Promise<RunningCloud> {
   });
   const svc = openstack.serviceUsers.vimsim;
   const simulator = startComponent('vimsim', {
-    ...o.env, DATA_DIR: o.dataDir, VIMSIM_PORT: String(o.vimsimPort), VIMSIM_AUTH_URL: openstack.authUrl,
+    ...o.env, ...(o.kube ? kubeToolchainEnv(o.kube) : {}), DATA_DIR: o.dataDir, VIMSIM_PORT: String(o.vimsimPort), VIMSIM_AUTH_URL: openstack.authUrl,
     VIMSIM_SERVICE_USER: svc.username, VIMSIM_SERVICE_PASSWORD: svc.password, VIMSIM_SERVICE_PROJECT: svc.project,
   }, o.stdio?.simulator ?? 'inherit');
   void simulator.exited.then((code) => { if (!stopping) o.onSimulatorExit?.(code); });

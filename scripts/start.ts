@@ -12,6 +12,7 @@ import { loadConfig } from '../common/config';
 import { privateDataDir } from '../common/data-dir';
 import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { startDevServer, DevServer } from '../runtime/dev-server';
+import { ensureKubeToolchain, type KubeToolchain } from '../runtime/kube';
 import { Child, scriptsWorkerEnv, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 
 async function main() {
@@ -56,9 +57,16 @@ async function main() {
       return c;
     };
     if (cfg.embeddedCloud) {
+      // The simulator's Kubernetes control planes run a real kube-apiserver (built once, 5-7 min) and Debian's etcd.
+      let kube: KubeToolchain | undefined;
+      try {
+        kube = ensureKubeToolchain(say, { stream: true });
+      } catch (e) {
+        say(`no Kubernetes toolchain (${(e as Error).message}): kubeadm init on simulated servers will not get an API server`);
+      }
       cloud = await startCloud({
         dataDir: cfg.dataDir, keystonePort: cfg.keystonePort, heatPort: cfg.heatPort, vimsimPort: cfg.vimsimPort,
-        apiUrl: cfg.apiBaseUrl, heatSleepScale: cfg.heatSleepScale, heatDatabaseUrl: cfg.heatDatabaseUrl, env, log: say,
+        apiUrl: cfg.apiBaseUrl, heatSleepScale: cfg.heatSleepScale, heatDatabaseUrl: cfg.heatDatabaseUrl, env, kube, log: say,
         onSimulatorExit: (code) => { if (!stopping) { say(`vimsim exited (${code}); stopping everything`); void stopAll(1); } },
       });
     }

@@ -201,6 +201,19 @@ test('wrong types are 400s naming the field path (ProblemDetails; TackerError on
   expect((await call('POST', '/v1.0/vims', '{"vim":')).status).toBe(400);
 });
 
+test('NUL characters (which PostgreSQL cannot store or compare) are 400s wherever they come: a string, a key, the URL', async () => {
+  const nulName = await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId, vnfInstanceName: 'a\u0000b' });
+  expect([nulName.status, nulName.body.detail]).toEqual([400, 'the JSON body holds a NUL character (\\u0000) at $.vnfInstanceName; no field takes one']);
+  const nulKey = await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId, metadata: { 'k\u0000': 'v' } });
+  expect(nulKey.status).toBe(400);
+  expect(nulKey.body.detail).toContain('$.metadata');
+  const vims = await call('GET', '/v1.0/vims/a%00b');
+  expect([vims.status, vims.body.TackerError?.type]).toEqual([400, 'BadRequest']);
+  expect((await call('GET', '/vnflcm/v1/vnf_instances?vnfInstanceName=%00')).status).toBe(400);
+  // positive control: the same request without the NUL is taken
+  expect((await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId, vnfInstanceName: 'ab' })).status).toBe(201);
+});
+
 test('a ~900 kB parameter is accepted quickly and /healthz keeps answering meanwhile (H1)', async () => {
   const id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId, vnfInstanceName: 'big-param' })).body.id;
   const body = { ...instantiateBody(), vimConnectionInfo: undefined, additionalParams: { x: 'a.'.repeat(225_000) + 'http://a:'.repeat(50_000) } };

@@ -82,6 +82,8 @@ test('a token the API server refuses, a missing CA or a plain http URL: 400, not
   const noCa = await call('POST', '/v1.0/vims', body({}, { ssl_ca_cert: undefined }));
   expect(noCa.status).toBe(400);
   expect(noCa.body.TackerError.message).toContain('ssl_ca_cert');
+  const garbageCa = await call('POST', '/v1.0/vims', body({}, { ssl_ca_cert: '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n' }));
+  expect([garbageCa.status, garbageCa.body.TackerError.message]).toEqual([400, 'auth_cred.ssl_ca_cert: is not a PEM certificate']);
   const http = await call('POST', '/v1.0/vims', body({ auth_url: api.url.replace('https:', 'http:') }));
   expect(http.status).toBe(400);
   expect((await call('GET', '/v1.0/vims')).body.vims.map((v: any) => v.name)).not.toContain('bad-k8s');

@@ -55,6 +55,14 @@ describe('simulated host: shell', () => {
     expect(await out(host, 'touch /tmp/a.tar /tmp/b.tar; ls /tmp/*.tar; echo /tmp/*.none')).toBe('/tmp/a.tar\n/tmp/b.tar\n/tmp/*.none\n');
   });
 
+  it('install -m MODE /dev/stdin FILE writes stdin with that mode from the start (files with secrets)', async () => {
+    expect(await run(host, 'mkdir -p /tmp/k && install -m 600 /dev/stdin /tmp/k/token.conf && stat -c %a /tmp/k/token.conf && cat /tmp/k/token.conf', { stdin: 'token: abc\n' }))
+      .toMatchObject({ code: 0, stdout: '600\ntoken: abc\n' });
+    // written again: the same file, the new content, the mode kept
+    expect(await run(host, 'install -m 600 /dev/stdin /tmp/k/token.conf && cat /tmp/k/token.conf /dev/stdin', { stdin: 'token: def\n' })).toMatchObject({ code: 0 });
+    expect(await out(host, 'cat /tmp/k/token.conf; stat -c %a /tmp/k/token.conf')).toBe('token: def\n600\n');
+  });
+
   it('compound commands, bash -c / sh -c with arguments, set -e, exit codes', async () => {
     expect(await out(host, 'for i in 1 2; do if [ "$i" = 1 ]; then echo one; elif [ $i -eq 2 ]; then echo two; fi; done')).toBe('one\ntwo\n');
     expect(await out(host, 'n=0; while [ ! -f /tmp/flag ]; do touch /tmp/flag; echo waited; done; { echo a; echo b; } | wc -l')).toBe('waited\n2\n');

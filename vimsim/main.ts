@@ -3,7 +3,9 @@
  * (see vimsim/README.md): VIMSIM_HOST, VIMSIM_PORT, DATA_DIR, VIMSIM_DELAY_MS,
  * VIMSIM_AUTH_URL (required), VIMSIM_SERVICE_USER, VIMSIM_SERVICE_PASSWORD,
  * VIMSIM_SERVICE_PROJECT, VIMSIM_SEED_PROJECT, VIMSIM_SSH_PORT,
- * VIMSIM_SSH_USERS, VIMSIM_LOG_LEVEL.
+ * VIMSIM_SSH_USERS, VIMSIM_LOG_LEVEL; the Kubernetes control planes:
+ * VIMSIM_KUBE_APISERVER, VIMSIM_ETCD, VIMSIM_KUBELET_LEASE_RENEW_MS,
+ * VIMSIM_KUBE_POD_BACKOFF_MS.
  */
 import path from 'node:path';
 import pino from 'pino';
@@ -42,6 +44,12 @@ async function main(): Promise<void> {
       seedProject: process.env.VIMSIM_SEED_PROJECT || 'admin',
       sshPort,
       sshUsers,
+      kube: {
+        apiserverBin: process.env.VIMSIM_KUBE_APISERVER || undefined,
+        etcdBin: process.env.VIMSIM_ETCD || undefined,
+        leaseRenewMs: process.env.VIMSIM_KUBELET_LEASE_RENEW_MS ? intFromEnv('VIMSIM_KUBELET_LEASE_RENEW_MS', 10_000) : undefined,
+        podBackoffMs: intFromEnv('VIMSIM_KUBE_POD_BACKOFF_MS', 2000),
+      },
     },
     logger,
   );

@@ -14,12 +14,13 @@ import { computeRouter } from './compute/routes';
 import { completeServer } from './compute/server-lifecycle';
 import { Faults } from './faults/registry';
 import { imageRouter } from './image/routes';
+import { kubeDir, KubeRuntime, type KubeSettings } from './kube/runtime';
 import { Transitions } from './lifecycle/transitions';
 import { networkRouter } from './network/routes';
 import { adminRouter } from './sim/routes';
 import { Stats } from './sim/stats';
 import { DEFAULT_SSH_USERS, type SshUser } from './ssh/credentials';
-import { SshManager } from './ssh/manager';
+import { isUp, SshManager } from './ssh/manager';
 import { sshAdminRouter } from './ssh/routes';
 import { adoptSeed, applySeed, UNRESOLVED_OWNER } from './store/seed';
 import { Store } from './store/store';
@@ -43,6 +44,8 @@ export interface VimSimOptions {
   sshUsers?: SshUser[];
   /** Project (by name) owning the seeded networks and images; resolved through Keystone. */
   seedProject?: string;
+  /** Real Kubernetes control planes (vimsim/kube): the binaries and the timings tests shorten. */
+  kube?: Partial<Omit<KubeSettings, 'dir'>>;
 }
 
 export interface VimSim {
@@ -91,7 +94,22 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   const transitions = new Transitions(store, faults, { delayMs: opts.delayMs ?? DEFAULT_DELAY_MS }, logger);
   transitions.register('servers', (id, pending) => completeServer(store, id, pending));
   transitions.register('volumes', (id) => completeVolume(store, id));
-  const ssh = new SshManager(store, { port: opts.sshPort ?? DEFAULT_SSH_PORT, users: opts.sshUsers ?? DEFAULT_SSH_USERS }, logger);
+  const kube = new KubeRuntime(
+    { podBackoffMs: 2000, ...opts.kube, dir: kubeDir(opts.dataDir) },
+    {
+      serverState: (id) => {
+        const s = store.get('servers', id);
+        return !s ? 'gone' : isUp(s) ? 'up' : 'stopped';
+      },
+      flavorOf: (id) => {
+        const f = store.get('flavors', store.get('servers', id)?.flavor_id ?? '');
+        return f && { vcpus: f.vcpus, ramMb: f.ram, diskGb: f.disk };
+      },
+    },
+    logger,
+  );
+  kube.start();
+  const ssh = new SshManager(store, { port: opts.sshPort ?? DEFAULT_SSH_PORT, users: opts.sshUsers ?? DEFAULT_SSH_USERS }, logger, kube);
   const service = { auth, stats, log: logger };
   const domain = { store, faults, transitions, console: ssh };
 
@@ -109,7 +127,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   app.use('/network', networkRouter(store, faults, service));
   app.use('/image', imageRouter(store, service));
   app.use('/volume', volumeRouter(domain, service));
-  app.use('/sim', adminRouter({ sshRoutes: sshAdminRouter(ssh), store, faults, timing: transitions.timing, stats, ssh }));
+  app.use('/sim', adminRouter({ sshRoutes: sshAdminRouter(ssh), store, faults, timing: transitions.timing, stats, ssh, kube }));
   app.use((req, res) => {
     logger.warn({ method: req.method, path: req.originalUrl }, 'unrouted request');
     res.status(404).json({ error: { code: 404, title: 'Not Found', message: `No route for ${req.method} ${req.path}` } });
@@ -145,9 +163,13 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
         // Timers stop but pending changes stay recorded: a restart resumes them.
         transitions.stop();
         ssh.close();
+        // every kube-apiserver and etcd stops before the simulator says it is closed
+        const kubeStopped = ssh.closeKube().catch((err: unknown) => logger.error({ err }, 'control planes could not be stopped'));
         server.close(() => {
-          store.close();
-          resolve();
+          void kubeStopped.then(() => {
+            store.close();
+            resolve();
+          });
         });
         server.closeAllConnections();
       });

@@ -7,12 +7,13 @@
  *   decompression (body-parser counts inflated bytes and stops there) and
  *   at most API_MAX_JSON_DEPTH deep. The routers' own express.json() then
  *   finds the body read and does nothing.
- * Bodiless POSTs (retry, rollback, fail, cancel) need no media type.
+ * Bodiless POSTs (retry, rollback, fail, cancel) need no media type. No
+ * URL and no JSON string may hold a NUL character.
  */
 import express, { type Request, type RequestHandler } from 'express';
 import type { Limits } from '../../common/config';
 import type { ErrorRenderer } from '../auth/middleware';
-import { tooDeepAt } from './json-depth';
+import { jsonProblem } from './json-depth';
 
 const JSON_TYPES = ['application/json'];
 const PATCH_TYPES = ['application/json', 'application/merge-patch+json'];
@@ -51,6 +52,20 @@ export function checkMediaType(render: Render): RequestHandler {
   };
 }
 
+/** A URL with a NUL character (%00) names nothing: 400 before any lookup (PostgreSQL cannot even compare such a string). */
+export function rejectNulInUrl(render: Render): RequestHandler {
+  return (req, res, next) => {
+    let url: string;
+    try {
+      url = decodeURIComponent(req.originalUrl);
+    } catch {
+      return render(req)(res, 400, 'the URL is not valid percent-encoded UTF-8');
+    }
+    if (url.includes('\0')) return render(req)(res, 400, 'the URL holds a NUL character (%00); no id or query value takes one');
+    next();
+  };
+}
+
 export function parseJsonBody(limits: Pick<Limits, 'jsonBytes' | 'jsonDepth'>, render: Render): RequestHandler {
   const parse = express.json({ limit: limits.jsonBytes, type: PATCH_TYPES });
   return (req, res, next) => {
@@ -60,8 +75,9 @@ export function parseJsonBody(limits: Pick<Limits, 'jsonBytes' | 'jsonDepth'>, r
         return render(req)(res, 413, `the JSON body is larger than ${limits.jsonBytes} bytes (API_MAX_JSON_BYTES; decompressed size)`);
       }
       if (err) return next(err);
-      const at = tooDeepAt(req.body, limits.jsonDepth);
-      if (at !== undefined) return render(req)(res, 400, `the JSON body nests deeper than ${limits.jsonDepth} levels (API_MAX_JSON_DEPTH) at ${at}`);
+      const problem = jsonProblem(req.body, limits.jsonDepth);
+      if (problem?.reason === 'depth') return render(req)(res, 400, `the JSON body nests deeper than ${limits.jsonDepth} levels (API_MAX_JSON_DEPTH) at ${problem.at}`);
+      if (problem?.reason === 'nul') return render(req)(res, 400, `the JSON body holds a NUL character (\\u0000) at ${problem.at}; no field takes one`);
       next();
     });
   };

@@ -11,6 +11,7 @@ import { deleteVim, findOwnedVim, findUsableVim, listVims, registerVim, updateVi
 import { instanceOnVim } from '../../common/db/repos/instances';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { KubeClient, kubeEndpointProblem } from '../../infra/kubernetes';
+import { parseCertificate } from '../../cluster/pki';
 import { vimEndpointProblem } from '../../common/outbound';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
@@ -67,13 +68,19 @@ export function vimsRouter(ctx: ApiContext): Router {
   };
   /** The token opens the API: whoami answers (400 naming the VIM's answer otherwise). */
   const checkKubernetesReachable = async (server: string, caPem: string, token: string) => {
-    const kube = new KubeClient({ server, caPem, credentials: { token }, timeoutMs: 15_000 });
     try {
+      parseCertificate(caPem);
+    } catch {
+      throw new HttpError(400, 'auth_cred.ssl_ca_cert: is not a PEM certificate', 'BadRequest');
+    }
+    let kube: KubeClient | undefined;
+    try {
+      kube = new KubeClient({ server, caPem, credentials: { token }, timeoutMs: 15_000 });
       await kube.whoAmI();
     } catch (e) {
       throw new HttpError(400, `VIM authentication failed at ${server}: ${redactString((e as Error).message).slice(0, 200)}`, 'VimUnauthorizedException');
     } finally {
-      kube.close();
+      kube?.close();
     }
   };
   r.get('/vims', authorize('vims', 'read'), async (req, res) => {

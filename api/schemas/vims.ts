@@ -29,7 +29,7 @@ const VimCommon = {
 
 const OpenStackVim = z.object({
   ...VimCommon,
-  type: z.literal('openstack').optional(),
+  type: z.literal('openstack'),
   auth_url: z.url({ protocol: /^https?$/, message: 'auth_url must be an http(s) URL' }).max(2048),
   auth_cred: AuthCred,
   vim_project: VimProject,
@@ -47,8 +47,12 @@ const KubernetesVim = z.object({
   vim_project: z.object({ name: z.string().min(1).max(255) }).optional(),
 });
 
+/** By its `type` (openstack when absent, as python-tackerclient sends it), so errors name the fields of that kind. */
 export const VimRegisterRequest = z.object({
-  vim: z.union([KubernetesVim, OpenStackVim]),
+  vim: z.preprocess(
+    (v) => (v && typeof v === 'object' && !Array.isArray(v) && (v as { type?: unknown }).type === undefined ? { ...v, type: 'openstack' } : v),
+    z.discriminatedUnion('type', [OpenStackVim, KubernetesVim], { error: 'vim.type must be openstack or kubernetes' }),
+  ),
 });
 export type VimRegisterRequest = z.infer<typeof VimRegisterRequest>;
 

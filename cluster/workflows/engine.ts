@@ -48,6 +48,25 @@ export async function waitUntil(what: string, timeoutS: number, check: () => Pro
   }
 }
 
+/**
+ * Runs one task per node at once and waits for all of them, even when one
+ * fails: no node's step is left running behind a failed operation (a retry
+ * would run it a second time beside it), and the failure names every node
+ * that failed, not just the first.
+ */
+export async function onEveryNode<T>(nodes: T[], task: (n: T) => Promise<void>): Promise<void> {
+  const results = await Promise.allSettled(nodes.map(task));
+  const failed = results.flatMap((r) => (r.status === 'rejected' ? [rootMessage(r.reason)] : []));
+  if (failed.length === 1) throw (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+  if (failed.length > 1) throw ApplicationFailure.nonRetryable(`${failed.length} nodes failed: ${failed.join('; ')}`, 'NodeStepFailed');
+}
+
+function rootMessage(e: unknown): string {
+  let c: unknown = e;
+  while (c && typeof c === 'object' && 'cause' in c && (c as { cause?: unknown }).cause) c = (c as { cause: unknown }).cause;
+  return c instanceof Error ? c.message : String(c);
+}
+
 /** Steps 1-4 of docs/cluster-engine.md on one node (those it has not done yet). */
 export async function installNode(clusterId: string, node: NodeRef): Promise<void> {
   for (const step of INSTALL_STEPS) await nodeActs.runNodeStep({ clusterId, serverId: node.serverId, step });
@@ -80,9 +99,9 @@ export async function installCluster(clusterId: string, nodes: NodeRef[]): Promi
   if (masters.length !== 1) {
     throw ApplicationFailure.nonRetryable(`the cluster has ${masters.length} masters; the engine installs exactly one (highly available control planes are not supported yet)`, 'NodeStepFailed');
   }
-  await Promise.all(nodes.map((n) => installNode(clusterId, n)));
+  await onEveryNode(nodes, (n) => installNode(clusterId, n));
   await initControlPlane(clusterId, masters[0]);
-  await Promise.all(nodes.filter((n) => n.role !== 'master').map((n) => joinNode(clusterId, n)));
+  await onEveryNode(nodes.filter((n) => n.role !== 'master'), (n) => joinNode(clusterId, n));
   await watchHealth(clusterId);
 }
 
@@ -101,10 +120,10 @@ export async function watchHealth(clusterId: string): Promise<void> {
 
 /** New workers: installed and joined. */
 export async function addWorkers(clusterId: string, nodes: NodeRef[]): Promise<void> {
-  await Promise.all(nodes.map(async (n) => {
+  await onEveryNode(nodes, async (n) => {
     await installNode(clusterId, n);
     await joinNode(clusterId, n);
-  }));
+  });
 }
 
 /** Workers leaving: cordon, drain, delete the Node, reset the node (in that order; the progress names each). */

@@ -43,7 +43,7 @@ export async function kubernetesScaleStart(input: ClusterHookInput): Promise<voi
 
 export async function kubernetesScaleEnd(input: ClusterHookInput): Promise<void> {
   const { clusterId, nodes } = await quick.syncVnfCluster({ opOccId: input.opOccId });
-  await addWorkers(clusterId, nodes.filter((n) => n.joinState !== 'joined'));
+  await addWorkers(clusterId, nodes.filter((n) => n.role === 'worker' && n.joinState !== 'joined'));
 }
 
 export async function kubernetesHealStart(input: ClusterHookInput): Promise<void> {
@@ -70,7 +70,7 @@ export async function kubernetesHealEnd(input: ClusterHookInput): Promise<void> 
     await quick.registerKubernetesVim({ clusterId, opOccId: input.opOccId });
     return;
   }
-  await addWorkers(clusterId, nodes.filter((n) => n.joinState !== 'joined'));
+  await addWorkers(clusterId, nodes.filter((n) => n.role === 'worker' && n.joinState !== 'joined'));
 }
 
 export async function kubernetesTerminateEnd(input: ClusterHookInput): Promise<void> {

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startCloud, type RunningCloud } from '../../runtime/cloud';
 import { startDevServer } from '../../runtime/dev-server';
+import { ensureKubeToolchain } from '../../runtime/kube';
 import { ensureOpenStackInstalled } from '../../runtime/openstack';
 import { scriptsWorkerEnv, startComponent, waitForHttp } from '../../runtime/processes';
 import { startPostgres, type TestPostgres } from '../support/postgres';
@@ -28,6 +29,8 @@ export default async function setup(): Promise<void> {
   const harnessLog = (m: string) => fs.appendFileSync(path.join(logDir, 'harness.log'), `${new Date().toISOString()} ${m}\n`);
   process.env.PRODUCT_STATE = path.join(dataDir, 'product.json');
   ensureOpenStackInstalled(harnessLog); // a cold install takes a minute or so, once per machine
+  // kube-apiserver and kubectl built from the Go module proxy (5-7 min cold, once per machine), Debian's etcd
+  const kube = ensureKubeToolchain(harnessLog);
   const [temporalPort, vimsimPort, apiPort, sshPort, keystonePort, heatPort] =
     [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   // the store first: it is the quickest to start and the product's components need its URL
@@ -58,6 +61,8 @@ export default async function setup(): Promise<void> {
     VIMSIM_DELAY_MS: '100', HEAT_POLL_MS: '200', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
     // a revoked token stops working within 2 s (test/identity.test.ts)
     AUTH_TOKEN_CACHE_TTL_S: '2',
+    // clusters: health every 2 s, a silent node NotReady after 10 s (test/k8s-cluster-vnf.test.ts)
+    CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
     // small enough that test/hostile-limits.test.ts streams past it quickly, far above any test package
@@ -77,7 +82,7 @@ export default async function setup(): Promise<void> {
   let cloud: RunningCloud | undefined;
   try {
     cloud = await startCloud({
-      dataDir, keystonePort, heatPort, vimsimPort, apiUrl, heatSleepScale: Number(TEST_HEAT_SLEEP_SCALE), env, log: harnessLog,
+      dataDir, keystonePort, heatPort, vimsimPort, apiUrl, heatSleepScale: Number(TEST_HEAT_SLEEP_SCALE), env, kube, log: harnessLog,
       stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },
     });
     (globalThis as Record<string, unknown>).__cloud = cloud;

@@ -11,6 +11,9 @@ export default async function teardown(): Promise<void> {
     try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
   }
   await new Promise((r) => setTimeout(r, 1500));
+  // the simulator stops its kube-apiservers and etcds (2-3 s each) before it exits: give it the time
+  const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  for (let waited = 0; s.pids.vimsim && alive(s.pids.vimsim) && waited < 20_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
   for (const pid of Object.values(s.pids)) {
     try { process.kill(pid, 'SIGKILL'); } catch { /* already gone */ }
   }

@@ -14,6 +14,7 @@ import { portView, subnetView } from '../network/views';
 import type { ServerRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { SshManager } from '../ssh/manager';
+import type { KubeRuntime } from '../kube/runtime';
 import type { Stats } from './stats';
 
 const ConsoleKeysBody = z.object({ keys: z.array(z.string().max(16_384)).max(16) }).strict();
@@ -27,9 +28,10 @@ export interface AdminDeps {
   timing: Timing;
   stats: Stats;
   ssh: SshManager;
+  kube?: KubeRuntime;
 }
 
-export function adminRouter({ sshRoutes, store, faults, timing, stats, ssh }: AdminDeps): Router {
+export function adminRouter({ sshRoutes, store, faults, timing, stats, ssh, kube }: AdminDeps): Router {
   const router = Router();
   router.use(express.json({ limit: '64kb' }));
   router.use(sshRoutes);
@@ -97,6 +99,16 @@ export function adminRouter({ sshRoutes, store, faults, timing, stats, ssh }: Ad
     const host = ssh.findHost(param(req, 'id'), generation);
     if (!host) throw notFound(`No simulated host for ${param(req, 'id')}`);
     res.json(host.view());
+  });
+
+  /** The Kubernetes side of every live host: kubelet (service, node name, last lease renewal, last error) and static pods (real pids, restarts, last exit with its log). */
+  router.get('/kube', (_req, res) => {
+    res.json({ nodes: kube?.view() ?? [] });
+  });
+  router.get('/servers/:id/kube', (req, res) => {
+    const host = ssh.findHost(param(req, 'id'));
+    if (!host?.kube) throw notFound(`No simulated host for ${param(req, 'id')}`);
+    res.json({ serverId: host.serverId, address: host.address, ...host.kube.view() });
   });
 
   /**

@@ -9,6 +9,7 @@
  * Listeners bind synchronously, so once Nova says ACTIVE the server answers.
  */
 import type { Logger } from 'pino';
+import type { KubeRuntime } from '../kube/runtime';
 import { isLoopback } from '../network/ip';
 import type { ServerRecord } from '../store/records';
 import type { Change, Store } from '../store/store';
@@ -33,8 +34,8 @@ export function isUp(s: ServerRecord): boolean {
 
 export class SshManager {
   readonly faults = new SshFaults();
-  /** Live hosts by server id, with the disk generation they were booted from. */
-  private readonly hosts = new Map<string, { host: SimHost; generation: number }>();
+  /** Live hosts by server id, with the disk generation they were booted from and whether they are powered on. */
+  private readonly hosts = new Map<string, { host: SimHost; generation: number; up: boolean }>();
   /** Listening endpoints by address. */
   private readonly endpoints = new Map<string, SshEndpoint>();
   private readonly retired = new Map<string, SimHost>();
@@ -46,6 +47,8 @@ export class SshManager {
     private readonly store: Store,
     readonly settings: SshSettings,
     private readonly log: Logger,
+    /** Real Kubernetes control planes behind the hosts' kubelets (vimsim/kube). */
+    private readonly kube?: KubeRuntime,
   ) {}
 
   get enabled(): boolean {
@@ -90,12 +93,27 @@ export class SshManager {
         this.closeEndpoints(id, []);
         this.retire(live.host, live.generation);
         this.hosts.delete(id);
+        // the disk is gone: its control plane stops and its files go
+        this.track(this.kube?.hostGone(live.host));
       }
       if (!s) return;
       const want = this.wanted(id);
       this.closeEndpoints(id, want);
-      if (want.length === 0) return;
-      const host = this.hosts.get(id)?.host ?? this.boot(s, want[0]);
+      const entry = this.hosts.get(id);
+      if (want.length === 0) {
+        if (entry?.up) {
+          entry.up = false;
+          this.track(this.kube?.hostDown(entry.host));
+        }
+        return;
+      }
+      if (entry && !entry.up) {
+        // powered on again (start, reboot, resize): the disk is kept, the kernel and the kubelet start afresh
+        entry.up = true;
+        entry.host.reboot();
+        this.kube?.hostUp(entry.host);
+      }
+      const host = entry?.host ?? this.boot(s, want[0]);
       for (const address of want) {
         const current = this.endpoints.get(address);
         if (current?.host === host) continue;
@@ -119,8 +137,21 @@ export class SshManager {
       resolve: (addr) => this.hostAt(addr),
       log: this.log,
     });
-    this.hosts.set(s.id, { host, generation: s.generation });
+    this.hosts.set(s.id, { host, generation: s.generation, up: true });
+    if (this.kube) {
+      host.kube = this.kube.nodeOf(host);
+      this.kube.hostUp(host);
+    }
     return host;
+  }
+
+  private readonly stopping = new Set<Promise<void>>();
+
+  /** Control-plane processes being stopped in the background; close() waits for them. */
+  private track(p: Promise<void> | undefined): void {
+    if (!p) return;
+    const t = p.catch((err: unknown) => this.log.error({ err }, 'control plane could not be stopped')).finally(() => this.stopping.delete(t));
+    this.stopping.add(t);
   }
 
   private closeEndpoints(serverId: string, keep: string[]): void {
@@ -194,5 +225,11 @@ export class SshManager {
     this.closed = true;
     for (const ep of this.endpoints.values()) ep.close();
     this.endpoints.clear();
+  }
+
+  /** Stops every control-plane process (after close()). */
+  async closeKube(): Promise<void> {
+    await Promise.all([...this.stopping]);
+    await this.kube?.close();
   }
 }

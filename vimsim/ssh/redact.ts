@@ -2,7 +2,8 @@
  * Keeps passwords out of the command record. Commands are recorded as sent,
  * except where a password is typically written into the command line itself:
  * `echo PW | sudo -S`, `... | chpasswd`, `--password-stdin`, `docker login -p PW`,
- * `sshpass -p PW`, here-strings fed to `sudo -S`, and URL user info. Known
+ * `sshpass -p PW`, here-strings fed to `sudo -S`, URL user info and the secret
+ * half of Kubernetes bootstrap tokens (`kubeadm join --token`). Known
  * passwords of the host's accounts are blanked anywhere too (unless a
  * password equals a user name, which would blank the user names as well).
  */
@@ -20,6 +21,9 @@ const RULES: [RegExp, (m: string, ...groups: string[]) => string][] = [
   [new RegExp(String.raw`(\bsshpass\s+-p\s*)${QUOTED_OR_WORD}`, 'g'), (_m, head) => `${head}${MASK}`],
   [new RegExp(String.raw`(\bsudo\b[^;&|]*\s-[a-zA-Z]*S\b[^;&|]*<<<\s*)${QUOTED_OR_WORD}`, 'g'), (_m, head) => `${head}${MASK}`],
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s'"]+:)[^@/\s'"]+@/gi, (_m, head) => `${head}${MASK}@`],
+  // a Kubernetes bootstrap token (kubeadm join --token, kubeadm token create): its secret half
+  [/\b([a-z0-9]{6})\.[a-z0-9]{16}\b/g, (_m, id) => `${id}.${MASK}`],
+  [/(--certificate-key(?:=|\s+))[0-9a-f]{64}\b/g, (_m, head) => `${head}${MASK}`],
 ];
 
 export function redactText(text: string, secrets: string[] = [], userNames: string[] = []): string {

@@ -5,7 +5,9 @@
  * terminal to answer the prompt).
  */
 import { OS } from '../host/base-image';
-import { install, remove, resolveInstall } from '../host/packages';
+import { FsError } from '../host/fs';
+import { kubeRepoMinor, kubeVersions, KUBE_PACKAGES } from '../host/kube-packages';
+import { candidate, install, locate, remove, resolveInstall } from '../host/packages';
 import { getopt, has, isRoot, value, type CommandContext, type CommandTable } from './types';
 
 const LOCK_ERROR =
@@ -25,16 +27,38 @@ function sources(ctx: CommandContext): string[] {
   return lines;
 }
 
+/** The key a repository is signed with is there: its signed-by keyring, else the global trusted keys. */
+function keyAvailable(ctx: CommandContext, line: string): boolean {
+  const fs = ctx.sh.host.fs;
+  const signedBy = /signed-by=([^\s\]]+)/.exec(line)?.[1];
+  if (signedBy) return fs.isFile(signedBy) && (fs.get(signedBy) as { data: Buffer }).data.length > 0;
+  return fs.isFile('/etc/apt/trusted.gpg') || fs.list('/etc/apt/trusted.gpg.d').length > 0;
+}
+
 function update(ctx: CommandContext): number {
   if (!isRoot(ctx)) {
     ctx.io.stderr.write('Reading package lists... Done\nE: Could not open lock file /var/lib/apt/lists/lock - open (13: Permission denied)\nE: Unable to lock directory /var/lib/apt/lists/\n');
     return 100;
   }
+  const read: string[] = [];
+  const errors: string[] = [];
   const lines = sources(ctx).map((l, i) => {
     const [, uri, suite] = /deb\s+(?:\[[^\]]*\]\s+)?(\S+)\s+(\S+)/.exec(l) ?? [];
-    return `Hit:${i + 1} ${uri ?? ''} ${suite ?? ''} InRelease`;
+    // pkgs.k8s.io is signed with its own key (Release.key, dearmored into the signed-by keyring)
+    if (kubeRepoMinor(l) !== undefined && !keyAvailable(ctx, l)) {
+      const release = `${uri ?? ''} ${suite === '/' ? '' : suite ?? ''} InRelease`;
+      errors.push(`W: GPG error: ${release}: The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 234654DA9A296436`, `E: The repository '${release}' is not signed.`);
+      return `Err:${i + 1} ${release}\n  The following signatures couldn't be verified because the public key is not available: NO_PUBKEY 234654DA9A296436`;
+    }
+    read.push(l);
+    return `${kubeRepoMinor(l) !== undefined ? 'Get' : 'Hit'}:${i + 1} ${uri ?? ''} ${suite ?? ''} InRelease`;
   });
+  ctx.sh.host.aptLists = read;
   ctx.io.stdout.write(`${lines.join('\n')}\nReading package lists...\n`);
+  if (errors.length > 0) {
+    ctx.io.stderr.write(`${errors.join('\n')}\nN: Updating from such a repository can't be done securely, and is therefore disabled by default.\n`);
+    return 100;
+  }
   return 0;
 }
 
@@ -50,7 +74,18 @@ function installCmd(ctx: CommandContext, p: ReturnType<typeof getopt>, names: st
     ctx.io.stderr.write(`E: Unable to locate package ${bad}\n`);
     return 100;
   }
+  const missing = names.map((n) => locate(host, n)).filter(Boolean);
+  if (missing.length > 0) {
+    ctx.io.stderr.write(`${missing.join('\n')}\n`);
+    return 100;
+  }
   const plan = resolveInstall(host, names);
+  const heldChanged = plan.filter((x) => host.held.has(x.name) && host.isInstalled(x.name));
+  if (heldChanged.length > 0 && !has(p, 'allow-change-held-packages')) {
+    ctx.io.stdout.write(`The following held packages will be changed:\n  ${heldChanged.map((x) => x.name).join(' ')}\n`);
+    ctx.io.stderr.write('E: Held packages were changed and -y was used without --allow-change-held-packages.\n');
+    return 100;
+  }
   for (const n of names.map((s) => s.split('=')[0]).filter((n) => host.isInstalled(n))) {
     ctx.io.stdout.write(`${n} is already the newest version (${host.packages.get(n)!.version}).\n`);
   }
@@ -140,11 +175,53 @@ export const APT_COMMANDS: CommandTable = {
   'dpkg-query': { run: (ctx) => dpkg({ ...ctx, args: ctx.args.map((a) => (a === '-W' ? '-l' : a)) }) },
   'apt-cache': {
     run(ctx) {
-      const [verb, name] = ctx.args;
-      if (verb !== 'policy' || !name) return 0;
-      const installed = ctx.sh.host.packages.get(name)?.version ?? '(none)';
-      const candidate = resolveInstall(ctx.sh.host, [name])[0]?.version ?? installed;
-      ctx.io.stdout.write(`${name}:\n  Installed: ${installed}\n  Candidate: ${candidate}\n`);
+      const [verb, ...names] = ctx.args;
+      const { host } = ctx.sh;
+      if (verb === 'madison') {
+        for (const name of names) {
+          if (!KUBE_PACKAGES.has(name)) ctx.io.stdout.write(`${name.padStart(10)} | ${candidate(host, name)} | http://archive.ubuntu.com/ubuntu ${OS.codename}/main amd64 Packages\n`);
+          const repo = host.aptLists.find((l) => kubeRepoMinor(l) !== undefined);
+          for (const v of KUBE_PACKAGES.has(name) ? kubeVersions(host, name) : []) ctx.io.stdout.write(`${name.padStart(10)} | ${v} | ${/https?:\/\/\S+/.exec(repo ?? '')?.[0] ?? ''}  Packages\n`);
+        }
+        return 0;
+      }
+      if (verb !== 'policy' || names.length === 0) return 0;
+      for (const name of names) {
+        const installed = host.packages.get(name)?.version ?? '(none)';
+        const cand = KUBE_PACKAGES.has(name) ? kubeVersions(host, name)[0] ?? '(none)' : candidate(host, name) ?? installed;
+        ctx.io.stdout.write(`${name}:\n  Installed: ${installed}\n  Candidate: ${host.isInstalled(name) && !KUBE_PACKAGES.has(name) ? installed : cand}\n`);
+      }
+      return 0;
+    },
+  },
+  'apt-mark': {
+    run(ctx) {
+      const [verb, ...names] = getopt(ctx.args).operands;
+      const { host } = ctx.sh;
+      if (verb === 'showhold') {
+        ctx.io.stdout.write([...host.held].sort().map((n) => `${n}\n`).join(''));
+        return 0;
+      }
+      if (verb !== 'hold' && verb !== 'unhold') {
+        ctx.io.stderr.write(`E: Invalid operation ${verb ?? ''}\n`);
+        return 100;
+      }
+      if (!isRoot(ctx)) {
+        ctx.io.stderr.write('E: Could not create temporary file for /var/lib/apt/extended_states - mkstemp (13: Permission denied)\nE: Failed to write temporary StateFile /var/lib/apt/extended_states\n');
+        return 100;
+      }
+      for (const name of names) {
+        if (!host.isInstalled(name) && locate(host, name)) {
+          ctx.io.stderr.write(`E: Unable to locate package ${name}\n`);
+          return 100;
+        }
+        if (verb === 'hold') {
+          ctx.io.stdout.write(host.held.has(name) ? `${name} was already set on hold.\n` : `${name} set on hold.\n`);
+          host.held.add(name);
+        } else {
+          ctx.io.stdout.write(host.held.delete(name) ? `Canceled hold on ${name}.\n` : `${name} was already not on hold.\n`);
+        }
+      }
       return 0;
     },
   },
@@ -192,7 +269,13 @@ export const APT_COMMANDS: CommandTable = {
           ctx.io.stderr.write(`File '${output}' exists. Overwrite? (y/N) gpg: signal Hangup caught ... exiting\n`);
           return 2;
         }
-        ctx.sh.host.fs.writeFile(path, body, ctx.sh.who);
+        try {
+          ctx.sh.host.fs.writeFile(path, body, ctx.sh.who);
+        } catch (err) {
+          if (!(err instanceof FsError)) throw err;
+          ctx.io.stderr.write(`gpg: can't create '${output}': ${err.message}\ngpg: dearmoring failed: ${err.message}\n`);
+          return 2;
+        }
       }
       return 0;
     },

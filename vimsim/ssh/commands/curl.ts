@@ -2,12 +2,12 @@
 import path from 'node:path/posix';
 import { FsError } from '../host/fs';
 import { httpRequest, STATUS_TEXT, type HttpResponse } from '../host/http';
-import { getopt, has, value, type CommandContext, type CommandTable } from './types';
+import { getopt, has, readInput, value, type CommandContext, type CommandTable } from './types';
 
 const CURL_VALUED = [
   'o', 'output', 'w', 'write-out', 'X', 'request', 'H', 'header', 'd', 'data', 'data-binary', 'data-raw', 'u', 'user', 'x', 'proxy',
   'm', 'max-time', 'connect-timeout', 'retry', 'retry-delay', 'retry-max-time', 'A', 'user-agent', 'cacert', 'cert', 'key', 'E',
-  'T', 'upload-file', 'F', 'form', 'e', 'referer', 'b', 'cookie', 'c', 'cookie-jar', 'resolve', 'noproxy', 'capath',
+  'T', 'upload-file', 'F', 'form', 'e', 'referer', 'b', 'cookie', 'c', 'cookie-jar', 'resolve', 'noproxy', 'capath', 'K', 'config',
 ];
 
 function headerText(res: HttpResponse): string {
@@ -15,15 +15,48 @@ function headerText(res: HttpResponse): string {
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
+/** A curl config file (`--config FILE`, `-` = stdin): `key = "value"` / `key value` lines, as more options. */
+function configArgs(text: string): string[] {
+  const args: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(-{0,2}[\w-]+)\s*(?:[=:]\s*|\s+)?(.*)$/.exec(line);
+    if (!m) continue;
+    const key = m[1].replace(/^-+/, '');
+    const value = m[2].replace(/^"(.*)"$/, '$1').replace(/\\"/g, '"');
+    args.push(key.length === 1 ? `-${key}` : `--${key}`);
+    if (value !== '') args.push(value);
+  }
+  return args;
+}
+
 async function curl(ctx: CommandContext): Promise<number> {
-  const p = getopt(ctx.args, CURL_VALUED);
+  let p = getopt(ctx.args, CURL_VALUED);
+  const config = value(p, 'K', 'config');
+  if (config !== undefined) {
+    const text = config === '-' ? (await ctx.io.stdin.readAll()).toString('utf8') : (await readInput(ctx, config))?.toString('utf8');
+    if (text === undefined) return 26;
+    p = getopt([...configArgs(text), ...ctx.args], CURL_VALUED);
+  }
   const silent = has(p, 's', 'silent') && !has(p, 'S', 'show-error');
   const url = p.operands[0];
+  const cacertFile = value(p, 'cacert');
+  let cacert: string | undefined;
+  if (cacertFile) {
+    const node = ctx.sh.host.fs.get(ctx.sh.resolve(cacertFile));
+    if (node?.kind !== 'file') {
+      if (!silent) ctx.io.stderr.write(`curl: (77) error setting certificate verify locations:\n  CAfile: ${cacertFile}\n  CApath: /etc/ssl/certs\n`);
+      return 77;
+    }
+    cacert = node.data.toString('utf8');
+  }
+  const opts = { user: value(p, 'u', 'user'), cacert, insecure: has(p, 'k', 'insecure') };
   if (!url) {
     ctx.io.stderr.write("curl: try 'curl --help' or 'curl --manual' for more information\n");
     return 2;
   }
-  const res = httpRequest(ctx.sh.host, url);
+  const res = await httpRequest(ctx.sh.host, url, opts);
   const writeOut = (status: number) => {
     const format = value(p, 'w', 'write-out');
     if (format) ctx.io.stdout.write(format.replace(/%\{http_code\}|%\{response_code\}/g, String(status).padStart(3, '0')).replace(/\\n/g, '\n'));
@@ -59,7 +92,7 @@ async function wget(ctx: CommandContext): Promise<number> {
     ctx.io.stderr.write('wget: missing URL\n');
     return 1;
   }
-  const res = httpRequest(ctx.sh.host, url);
+  const res = await httpRequest(ctx.sh.host, url);
   if ('curlCode' in res) {
     ctx.io.stderr.write(`wget: unable to connect: ${res.message}\n`);
     return 4;

@@ -191,8 +191,9 @@ export const FILE_COMMANDS: CommandTable = {
     },
   },
   install: {
-    // `install -m 0755 -d /etc/apt/keyrings` (Docker's install guide) or `install -m 644 src dest`.
-    run(ctx) {
+    // `install -m 0755 -d /etc/apt/keyrings` (Docker's install guide), `install -m 644 src dest`, or
+    // `install -m 600 /dev/stdin dest`: a file made with its mode at once, never readable by others in between.
+    async run(ctx) {
       const p = getopt(ctx.args, ['m', 'mode', 'o', 'g', 'owner', 'group']);
       const mode = value(p, 'm', 'mode');
       const fs = ctx.sh.host.fs;
@@ -204,6 +205,14 @@ export const FILE_COMMANDS: CommandTable = {
       }
       const [src, dst] = p.operands.map((o) => ctx.sh.resolve(o));
       if (!src || !dst) return fail(ctx, 'missing destination file operand');
+      if (p.operands[0] === '/dev/stdin') {
+        const data = await ctx.io.stdin.readAll();
+        return each(ctx, [p.operands[1]], 'cannot create regular file', (abs) => {
+          const existed = fs.get(abs) !== undefined;
+          fs.writeFile(abs, data, ctx.sh.who, { mode: mode ? parseInt(mode, 8) : 0o755, via: 'shell' });
+          if (existed && mode) fs.chmod(abs, parseInt(mode, 8), ctx.sh.who);
+        });
+      }
       return each(ctx, [p.operands[0]], 'cannot install', () => {
         fs.copy(src, dst, ctx.sh.who);
         const target = fs.isDir(dst) ? path.join(dst, path.basename(src)) : dst;

@@ -3,6 +3,10 @@ import { APT_COMMANDS } from './apt';
 import { CURL_COMMANDS } from './curl';
 import { DOCKER_COMMANDS } from './docker';
 import { FILE_COMMANDS } from './files';
+import { KERNEL_COMMANDS } from './kernel';
+import { CRICTL_COMMANDS } from './crictl';
+import { KUBEADM_COMMANDS } from './kubeadm';
+import { KUBECTL_COMMANDS } from './kubectl';
 import { SHELL_COMMANDS } from './shells';
 import { SYSTEM_COMMANDS } from './system';
 import { SYSTEMCTL_COMMANDS } from './systemctl';
@@ -15,11 +19,15 @@ export const COMMANDS: CommandTable = {
   ...FILE_COMMANDS,
   ...TEXT_COMMANDS,
   ...SYSTEM_COMMANDS,
+  ...KERNEL_COMMANDS,
   ...SHELL_COMMANDS,
   ...APT_COMMANDS,
   ...SYSTEMCTL_COMMANDS,
   ...CURL_COMMANDS,
   ...DOCKER_COMMANDS,
+  ...KUBEADM_COMMANDS,
+  ...KUBECTL_COMMANDS,
+  ...CRICTL_COMMANDS,
 };
 
 const BIN_DIRS = ['/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/local/bin', '/usr/local/sbin'];

@@ -161,6 +161,5 @@ export const SYSTEM_COMMANDS: CommandTable = {
     },
   },
   journalctl: { run: (ctx) => print(ctx, '-- Logs begin at boot. --') },
-  free: { run: (ctx) => print(ctx, '              total        used        free\nMem:        4030612      512000     3000000\nSwap:             0           0           0') },
   df: { run: (ctx) => print(ctx, 'Filesystem     1K-blocks    Used Available Use% Mounted on\n/dev/vda1       20145724 2097152  18048572  11% /') },
 };

@@ -1,12 +1,13 @@
 /** systemctl and the `service` wrapper over the simulated units (host/services.ts). */
-import { changedOnDisk, daemonReload, startService, stopService, unitName } from '../host/services';
+import { activeState, changedOnDisk, daemonReload, startService, stopService, unitName } from '../host/services';
 import { getopt, has, isRoot, type CommandContext, type CommandTable } from './types';
 
 const AUTH_REQUIRED = 'Interactive authentication required.';
 
 function statusText(ctx: CommandContext, unit: string): string {
   const svc = ctx.sh.host.services.get(unit)!;
-  const state = svc.failed ? 'failed (Result: exit-code)' : svc.active ? 'active (running)' : 'inactive (dead)';
+  const active = activeState(ctx.sh.host, unit);
+  const state = active === 'failed' ? 'failed (Result: exit-code)' : active === 'activating' ? 'activating (auto-restart) (Result: exit-code)' : active === 'active' ? 'active (running)' : 'inactive (dead)';
   return [
     `● ${unit}.service`,
     `     Loaded: loaded (/lib/systemd/system/${unit}.service; ${svc.enabled ? 'enabled' : 'disabled'}; vendor preset: enabled)`,
@@ -34,8 +35,7 @@ async function systemctl(ctx: CommandContext): Promise<number> {
     case 'is-active': {
       let status = 0;
       for (const u of units) {
-        const svc = host.services.get(u);
-        const state = !svc ? 'inactive' : svc.failed ? 'failed' : svc.active ? 'active' : 'inactive';
+        const state = activeState(host, u);
         if (!has(p, 'q', 'quiet')) out(`${state}\n`);
         if (state !== 'active') status = 3;
       }
@@ -61,12 +61,13 @@ async function systemctl(ctx: CommandContext): Promise<number> {
         return 4;
       }
       units.forEach((u) => out(statusText(ctx, u)));
-      return units.every((u) => host.services.get(u)!.active) ? 0 : 3;
+      return units.every((u) => activeState(host, u) === 'active') ? 0 : 3;
     }
     case 'show':
       for (const u of units) {
         const svc = host.services.get(u);
-        out(`ActiveState=${!svc ? 'inactive' : svc.failed ? 'failed' : svc.active ? 'active' : 'inactive'}\nSubState=${svc?.active ? 'running' : 'dead'}\nUnitFileState=${svc?.enabled ? 'enabled' : 'disabled'}\n`);
+        const state = activeState(host, u);
+        out(`ActiveState=${state}\nSubState=${state === 'active' ? 'running' : state === 'activating' ? 'auto-restart' : 'dead'}\nUnitFileState=${svc?.enabled ? 'enabled' : 'disabled'}\n`);
       }
       return 0;
     case 'start': case 'stop': case 'restart': case 'reload': case 'try-restart': case 'reload-or-restart':

@@ -200,19 +200,23 @@ async function sed(ctx: CommandContext): Promise<number> {
   const scripts = values(p, 'e', 'expression');
   if (scripts.length === 0 && operands.length) scripts.push(operands.shift()!);
   const ops: ((line: string) => string | null)[] = [];
-  for (const cmd of scripts.flatMap((s) => s.split(/;|\n/)).map((s) => s.trim()).filter(Boolean)) {
-    const del = /^\/((?:[^/\\]|\\.)*)\/d$/.exec(cmd);
-    if (del) {
-      const re = new RegExp(breToJs(del[1]));
-      ops.push((line) => (re.test(line) ? null : line));
+  for (const full of scripts.flatMap((s) => s.split(/;|\n/)).map((s) => s.trim()).filter(Boolean)) {
+    // an optional /regex/ address ("/ swap / s/^/#/"), then the command
+    const addr = /^\/((?:[^/\\]|\\.)*)\/\s*(!?)\s*(.*)$/.exec(full);
+    const where = addr ? new RegExp(breToJs(addr[1])) : undefined;
+    const negate = addr?.[2] === '!';
+    const cmd = addr ? addr[3] : full;
+    const applies = (line: string) => !where || where.test(line) !== negate;
+    if (cmd === 'd') {
+      ops.push((line) => (applies(line) ? null : line));
       continue;
     }
     const d = cmd[1];
     const parts = cmd.startsWith('s') && d ? cmd.slice(2).split(new RegExp(`(?<!\\\\)\\${d}`)) : [];
-    if (parts.length !== 3) return fail(ctx, `-e expression #1, char ${cmd.length}: unknown command or not supported by the simulator`, 1);
+    if (parts.length !== 3) return fail(ctx, `-e expression #1, char ${full.length}: unknown command or not supported by the simulator`, 1);
     const re = new RegExp(breToJs(parts[0]), (parts[2].includes('g') ? 'g' : '') + (parts[2].includes('I') || parts[2].includes('i') ? 'i' : ''));
     const repl = parts[1].replace(/\$/g, '$$$$').replace(/\\(\d)/g, '$$$1').replace(/(?<!\\)&/g, '$$&').replace(/\\n/g, '\n').replace(/\\(.)/g, '$1');
-    ops.push((line) => line.replace(re, repl));
+    ops.push((line) => (applies(line) ? line.replace(re, repl) : line));
   }
   const apply = (text: string) =>
     splitLines(text)

@@ -96,7 +96,7 @@ export function isRoot(ctx: CommandContext): boolean {
 
 /** Reads a file argument ("-" = stdin) for text tools; writes the error and returns undefined on failure. */
 export async function readInput(ctx: CommandContext, file: string | undefined): Promise<Buffer | undefined> {
-  if (file === undefined || file === '-') return ctx.io.stdin.readAll();
+  if (file === undefined || file === '-' || file === '/dev/stdin') return ctx.io.stdin.readAll();
   const path = ctx.sh.resolve(file);
   const node = ctx.sh.host.fs.get(path);
   if (!node) {

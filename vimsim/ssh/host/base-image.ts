@@ -12,7 +12,7 @@ const ROOT_WHO = { name: 'root', uid: 0, home: '/root' };
 const DIRS = [
   '/bin', '/sbin', '/boot', '/dev', '/dev/shm', '/etc', '/etc/apt', '/etc/apt/apt.conf.d', '/etc/apt/preferences.d',
   '/etc/apt/sources.list.d', '/etc/apt/trusted.gpg.d', '/etc/cloud', '/etc/default', '/etc/ssh', '/etc/ssl', '/etc/ssl/certs',
-  '/etc/systemd', '/etc/systemd/system', '/etc/sudoers.d', '/home', '/lib', '/media', '/mnt', '/opt', '/proc', '/root', '/run',
+  '/etc/systemd', '/etc/systemd/system', '/etc/sudoers.d', '/etc/sysctl.d', '/etc/modules-load.d', '/home', '/lib', '/media', '/mnt', '/opt', '/proc', '/root', '/run',
   '/srv', '/sys', '/tmp', '/usr', '/usr/bin', '/usr/lib', '/usr/local', '/usr/local/bin', '/usr/local/share',
   '/usr/local/share/ca-certificates', '/usr/sbin', '/usr/share', '/usr/share/keyrings', '/var', '/var/cache', '/var/lib',
   '/var/lib/apt', '/var/lib/dpkg', '/var/log', '/var/tmp',
@@ -51,6 +51,9 @@ export function populateImage(fs: MemFs, hostname: string, address: string, acco
   file('/etc/hosts', `127.0.0.1 localhost\n${address} ${hostname}\n\n::1 ip6-localhost ip6-loopback\n`);
   file('/etc/apt/sources.list', `deb http://archive.ubuntu.com/ubuntu ${OS.codename} main restricted universe multiverse\ndeb http://archive.ubuntu.com/ubuntu ${OS.codename}-updates main restricted universe multiverse\n`);
   file('/etc/shadow', '', 0o640);
+  // a swap file, as a server install has: kubeadm's preflight warns and the kubelet refuses to start until `swapoff -a`
+  file('/etc/fstab', 'LABEL=cloudimg-rootfs\t/\t ext4\tdefaults\t0 1\n/swap.img\tnone\tswap\tsw\t0\t0\n');
+  file('/swap.img', '', 0o600);
   file('/etc/sudoers', 'root ALL=(ALL:ALL) ALL\n%sudo ALL=(ALL:ALL) ALL\n#includedir /etc/sudoers.d\n', 0o440);
   for (const account of accounts) {
     if (account.uid === 0) continue;

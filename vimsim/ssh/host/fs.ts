@@ -67,6 +67,16 @@ export interface UserFileView {
 
 export class MemFs {
   private readonly nodes = new Map<string, FsNode>();
+  /** Told the path of every change (what inotify would report): the kubelet watches its manifest directory. */
+  private readonly listeners: ((path: string) => void)[] = [];
+
+  onChange(listener: (path: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(p: string): void {
+    for (const l of this.listeners) l(p);
+  }
 
   constructor() {
     this.nodes.set('/', { kind: 'dir', mode: 0o755, owner: 'root', mtime: Date.now(), origin: 'image' });
@@ -127,6 +137,7 @@ export class MemFs {
     if (!this.isDir(parent)) throw new FsError('ENOTDIR', p);
     if (!this.canWriteIn(parent, who)) throw new FsError('EACCES', p);
     this.nodes.set(p, { kind: 'dir', mode: opts.mode ?? 0o755, owner: who.name, mtime: Date.now(), origin: opts.origin ?? 'user' });
+    this.changed(p);
   }
 
   /** Throws unless `who` may create or overwrite the file. */
@@ -164,6 +175,7 @@ export class MemFs {
       origin: opts.origin ?? 'user',
       via: opts.via ?? 'shell',
     });
+    this.changed(p);
   }
 
   readFile(p: string, who: Who): Buffer {
@@ -186,6 +198,7 @@ export class MemFs {
       for (const child of children) this.nodes.delete(child);
     }
     this.nodes.delete(p);
+    this.changed(p);
   }
 
   rmdir(p: string, who: Who): void {
@@ -195,6 +208,7 @@ export class MemFs {
     if (this.descendants(p).length > 0) throw new FsError('ENOTEMPTY', p);
     if (!this.canWriteIn(path.dirname(p), who)) throw new FsError('EACCES', p);
     this.nodes.delete(p);
+    this.changed(p);
   }
 
   rename(from: string, to: string, who: Who): void {
@@ -209,6 +223,8 @@ export class MemFs {
     }
     this.nodes.delete(from);
     this.nodes.set(to, { ...node, mtime: Date.now(), origin: 'user' });
+    this.changed(from);
+    this.changed(to);
   }
 
   copy(from: string, to: string, who: Who, opts: { recursive?: boolean } = {}): void {

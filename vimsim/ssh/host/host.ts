@@ -12,7 +12,9 @@ import { makeAccount, ROOT, type Account, type AccountSpec } from './accounts';
 import { BASE_PACKAGES, BASE_SERVICES, populateImage } from './base-image';
 import { DockerEngine } from './docker';
 import { MemFs } from './fs';
+import { bootKernel } from './kernel';
 import { daemonReload } from './services';
+import type { KubeNode } from '../../kube/node';
 
 export interface SshFaultHit {
   exitCode: number;
@@ -68,6 +70,16 @@ export class SimHost {
   readonly packages = new Map<string, PackageRecord>();
   readonly services = new Map<string, ServiceState>();
   readonly docker = new DockerEngine();
+  /** Loaded kernel modules (sysctls and swap are files under /proc). */
+  readonly kernel = { modules: new Set<string>() };
+  /** Secrets the host learnt besides passwords (bootstrap tokens of kubeadm configs): masked in the records too. */
+  readonly extraSecrets = new Set<string>();
+  /** apt's package lists as of the last `apt-get update`: the repositories it read. */
+  aptLists: string[] = [];
+  /** Packages `apt-mark hold` holds. */
+  readonly held = new Set<string>();
+  /** The host's Kubernetes side (kubelet, static pods), set at boot when the simulator runs Kubernetes. */
+  kube?: KubeNode;
   readonly commands: CommandRecord[] = [];
   readonly programs: ProgramRecord[] = [];
   /** Every SSH authentication request (method and outcome, never the user or secret): shows whether a client got as far as sending a password. */
@@ -90,6 +102,17 @@ export class SimHost {
     for (const [name, version] of Object.entries(BASE_PACKAGES)) this.packages.set(name, { name, version, base: true, installedAt: now });
     for (const name of BASE_SERVICES) this.services.set(name, { active: true, enabled: true, failed: false });
     daemonReload(this);
+    bootKernel(this);
+  }
+
+
+  /** A boot after a power-off: the kernel starts afresh, enabled Kubernetes units start. */
+  reboot(): void {
+    bootKernel(this);
+    for (const unit of ['containerd', 'kubelet']) {
+      const svc = this.services.get(unit);
+      if (svc) svc.active = svc.enabled;
+    }
   }
 
   /** Runs one exec request as `account`; records it (redacted) with its exit code. */
@@ -119,7 +142,7 @@ export class SimHost {
 
   /** Passwords known on this host, so the recorder can blank them out. */
   secrets(): string[] {
-    return [...this.accounts.values()].map((a) => a.password).filter((p): p is string => Boolean(p));
+    return [...[...this.accounts.values()].map((a) => a.password).filter((p): p is string => Boolean(p)), ...this.extraSecrets];
   }
 
   isInstalled(pkg: string): boolean {

@@ -4,6 +4,7 @@
  * dependencies, the docker group, /etc/docker and the running services.
  */
 import type { SimHost } from './host';
+import { installPackageFiles, KUBE_DEPENDS, KUBE_PACKAGES, kubeVersions, removePackageFiles } from './kube-packages';
 import { startService, stopService } from './services';
 
 const DOCKER_VERSION = '5:24.0.7-1~ubuntu.20.04~focal';
@@ -11,6 +12,7 @@ const DOCKER_VERSION = '5:24.0.7-1~ubuntu.20.04~focal';
 const DEPENDS: Record<string, string[]> = {
   'docker-ce': ['docker-ce-cli', 'containerd.io'],
   'docker.io': ['containerd', 'runc'],
+  ...KUBE_DEPENDS,
 };
 
 const VERSIONS: Record<string, string> = {
@@ -18,7 +20,7 @@ const VERSIONS: Record<string, string> = {
   'docker-ce-cli': DOCKER_VERSION,
   'containerd.io': '1.6.26-1',
   'docker.io': '24.0.5-0ubuntu1~20.04.1',
-  containerd: '1.7.2-0ubuntu1~20.04.1',
+  containerd: '1.7.24-0ubuntu1~20.04.2',
   runc: '1.1.7-0ubuntu1~20.04.2',
 };
 
@@ -32,14 +34,31 @@ export function dockerCliInstalled(host: SimHost): boolean {
   return dockerDaemonInstalled(host) || host.isInstalled('docker-ce-cli');
 }
 
-/** Names as apt would install them (requested + missing dependencies), with versions. */
+/** apt's error for a package (name or name=version) it cannot install, as `E: ...`; undefined when it can. */
+export function locate(host: SimHost, spec: string): string | undefined {
+  const [name, pinned] = spec.split('=');
+  if (!KUBE_PACKAGES.has(name)) return undefined;
+  const versions = kubeVersions(host, name);
+  if (versions.length === 0) return `E: Unable to locate package ${name}`;
+  if (pinned && !versions.includes(pinned)) return `E: Version '${pinned}' for '${name}' was not found`;
+  return undefined;
+}
+
+/** The version `apt-get install name` would pick. */
+export function candidate(host: SimHost, name: string): string | undefined {
+  if (KUBE_PACKAGES.has(name)) return kubeVersions(host, name)[0];
+  return VERSIONS[name] ?? '1.0-1ubuntu1';
+}
+
+/** Names as apt would install them (requested + missing dependencies), with versions; a pin of an installed package other than its version reinstalls it. */
 export function resolveInstall(host: SimHost, requested: string[]): { name: string; version: string }[] {
   const out: { name: string; version: string }[] = [];
   const visit = (spec: string) => {
     const [name, pinned] = spec.split('=');
-    if (host.isInstalled(name) || out.some((p) => p.name === name)) return;
+    const installed = host.packages.get(name);
+    if ((installed && (!pinned || installed.version === pinned)) || out.some((p) => p.name === name)) return;
     for (const dep of DEPENDS[name] ?? []) visit(dep);
-    out.push({ name, version: pinned ?? VERSIONS[name] ?? '1.0-1ubuntu1' });
+    out.push({ name, version: pinned ?? candidate(host, name) ?? '1.0-1ubuntu1' });
   };
   requested.forEach(visit);
   return out;
@@ -47,7 +66,10 @@ export function resolveInstall(host: SimHost, requested: string[]): { name: stri
 
 export function install(host: SimHost, pkgs: { name: string; version: string }[]): void {
   const now = new Date().toISOString();
-  for (const { name, version } of pkgs) host.packages.set(name, { name, version, base: false, installedAt: now });
+  for (const { name, version } of pkgs) {
+    host.packages.set(name, { name, version, base: false, installedAt: now });
+    installPackageFiles(host, name);
+  }
   const names = pkgs.map((p) => p.name);
   if (names.some((n) => n === 'containerd.io' || n === 'containerd')) {
     host.services.set('containerd', { active: true, enabled: true, failed: false });
@@ -57,12 +79,14 @@ export function install(host: SimHost, pkgs: { name: string; version: string }[]
     host.services.set('docker', { active: false, enabled: true, failed: false });
     startService(host, 'docker');
   }
+  if (names.some((n) => n === 'kubelet' || n.startsWith('containerd'))) host.kube?.sync();
 }
 
 export function remove(host: SimHost, names: string[]): string[] {
   const removed = names.filter((n) => host.packages.get(n)?.base === false);
   for (const name of removed) {
     host.packages.delete(name);
+    removePackageFiles(host, name);
     if (name === 'docker-ce' || name === 'docker.io') {
       stopService(host, 'docker');
       host.services.delete('docker');

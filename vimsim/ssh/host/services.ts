@@ -60,20 +60,22 @@ function loadedEnvironment(host: SimHost, unit: string): Record<string, string> 
   return env;
 }
 
+const JOB_FAILED = (unit: string) => `Job for ${unit}.service failed because the control process exited with error code.\nSee "systemctl status ${unit}.service" and "journalctl -xe" for details.`;
+
 /** Starts a unit; returns an error text when it fails to start. */
 export function startService(host: SimHost, unit: string): string | undefined {
   const svc = host.services.get(unit);
   if (!svc) return `Unit ${unit}.service not found.`;
-  if (unit === 'docker') {
-    const failure = startDocker(host);
-    if (failure) {
-      svc.active = false;
-      svc.failed = true;
-      return failure;
-    }
+  const failure = unit === 'docker' ? startDocker(host) : unit === 'containerd' ? checkContainerdConfig(host) : undefined;
+  if (failure) {
+    svc.active = false;
+    svc.failed = true;
+    return failure;
   }
   svc.active = true;
   svc.failed = false;
+  // a (re)started kubelet reads its kubeconfig and certificates afresh; containerd back means the kubelet can run
+  if (unit === 'kubelet' || unit === 'containerd') host.kube?.sync(unit === 'kubelet');
   return undefined;
 }
 
@@ -82,6 +84,38 @@ export function stopService(host: SimHost, unit: string): void {
   if (!svc) return;
   if (unit === 'docker' && svc.active) host.docker.stopAll();
   svc.active = false;
+  if (unit === 'kubelet' || unit === 'containerd') host.kube?.sync();
+}
+
+/** systemd's ActiveState: a kubelet that cannot start is restarted every 10 s ("activating"). */
+export function activeState(host: SimHost, unit: string): 'active' | 'inactive' | 'failed' | 'activating' {
+  const svc = host.services.get(unit);
+  if (!svc) return 'inactive';
+  if (svc.failed) return 'failed';
+  if (!svc.active) return 'inactive';
+  if (unit === 'kubelet' && host.kube?.problem()) return 'activating';
+  return 'active';
+}
+
+/**
+ * containerd refuses a config.toml it cannot parse (a light TOML check: tables,
+ * key = value lines, multi-line arrays and inline tables balanced).
+ */
+function checkContainerdConfig(host: SimHost): string | undefined {
+  const node = host.fs.get('/etc/containerd/config.toml');
+  if (node?.kind !== 'file') return undefined;
+  let depth = 0;
+  const lines = node.data.toString('utf8').split('\n');
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.replace(/\s+#.*$/, '').trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const ok = depth > 0 || /^\[\[?[^\]]+\]\]?$/.test(line) || /^("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)(\s*\.\s*("[^"]*"|[A-Za-z0-9_-]+))*\s*=\s*\S/.test(line);
+    if (!ok) return `${JOB_FAILED('containerd')}\n(containerd: failed to load TOML: /etc/containerd/config.toml: (${i + 1}, 1): parsing error: expected key = value)`;
+    const unquoted = line.replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""');
+    depth += (unquoted.match(/[[{]/g) ?? []).length - (unquoted.match(/[\]}]/g) ?? []).length;
+  }
+  if (depth !== 0) return `${JOB_FAILED('containerd')}\n(containerd: failed to load TOML: /etc/containerd/config.toml: unexpected end of file)`;
+  return undefined;
 }
 
 function startDocker(host: SimHost): string | undefined {

@@ -1,0 +1,146 @@
+/**
+ * The Kubernetes toolchain the VIM simulator's control planes run on (see
+ * docs/cluster-engine.md section 1): kube-apiserver and kubectl v1.37.2 built
+ * from the Go module proxy into <project>/.tools/k8s/bin (runtime/kube/build.sh,
+ * once per machine: ~5-7 min cold on 2 cores), and etcd from Debian's
+ * etcd-server (scripts/install-test-deps.sh installs it when we are root).
+ * A cached toolchain costs two `--version` calls.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+export const K8S_VERSION = 'v1.37.2';
+/** KUBE_TOOLS_DIR may point at another checkout's build (e.g. a worktree sharing the main checkout's). */
+export const KUBE_TOOLS = process.env.KUBE_TOOLS_DIR || path.join(PROJECT_ROOT, '.tools', 'k8s');
+const BUILD_SCRIPT = path.join(__dirname, 'build.sh');
+const INSTALL_DEPS = path.join(PROJECT_ROOT, 'scripts', 'install-test-deps.sh');
+
+export interface KubeToolchain {
+  kubeApiserver: string;
+  kubectl: string;
+  etcd: string;
+  version: string;
+}
+
+/** The environment that tells the simulator where the binaries are. */
+export function kubeToolchainEnv(t: KubeToolchain): Record<string, string> {
+  return { VIMSIM_KUBE_APISERVER: t.kubeApiserver, VIMSIM_ETCD: t.etcd, VIMSIM_KUBECTL: t.kubectl };
+}
+
+function versionOf(bin: string, args: string[]): string | undefined {
+  if (!fs.existsSync(bin)) return undefined;
+  const r = spawnSync(bin, args, { encoding: 'utf8', timeout: 30_000 });
+  return r.status === 0 ? r.stdout : undefined;
+}
+
+/** Which of the built binaries are missing or of another version. */
+function missingBinaries(bin: string): string[] {
+  const missing: string[] = [];
+  if (!versionOf(path.join(bin, 'kube-apiserver'), ['--version'])?.includes(`Kubernetes ${K8S_VERSION}`)) missing.push('kube-apiserver');
+  if (!versionOf(path.join(bin, 'kubectl'), ['version', '--client'])?.includes(`Client Version: ${K8S_VERSION}`)) missing.push('kubectl');
+  return missing;
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One build at a time per tools directory (parallel jest runs, a second `npm start`). */
+function withLock<T>(dir: string, fn: () => T, log: (m: string) => void): T {
+  fs.mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, 'build.lock');
+  let said = false;
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number(fs.readFileSync(lock, 'utf8')) || 0;
+      if (!holder || !alive(holder)) {
+        fs.rmSync(lock, { force: true }); // left by a killed build
+        continue;
+      }
+      if (!said) log(`waiting for another Kubernetes toolchain build (pid ${holder}) ...`);
+      said = true;
+      sleepSync(2000);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+function build(dir: string, commands: string[], log: (m: string) => void, stream: boolean): void {
+  const t0 = Date.now();
+  log(`building ${commands.join(' and ')} ${K8S_VERSION} from the Go module proxy into ${path.join(dir, 'bin')} (about 5-7 min on 2 cores when nothing is cached; logs in ${path.join(dir, 'logs')})`);
+  const r = spawnSync('bash', [BUILD_SCRIPT, ...commands], {
+    env: { ...process.env, K8S_VERSION, W: dir },
+    encoding: 'utf8',
+    // streamed: the steps show as they happen (CI logs); else handed to `log` at the end
+    stdio: ['ignore', stream ? 'inherit' : 'pipe', 'pipe'],
+    timeout: 60 * 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) log(line);
+  if (r.status !== 0) throw new Error(`Kubernetes toolchain build failed (exit ${r.status ?? r.signal}): ${r.stderr.trim().slice(-3000)}`);
+  log(`Kubernetes toolchain built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/bin', '/usr/local/bin'])) {
+    const p = path.join(dir, name);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+/** etcd from Debian's etcd-server; installed (with the other test dependencies) when missing and we are root. */
+function ensureEtcd(log: (m: string) => void): string {
+  const found = process.env.VIMSIM_ETCD || findOnPath('etcd');
+  if (found) return found;
+  if (process.getuid?.() !== 0) throw new Error('etcd is not installed: run `sudo bash scripts/install-test-deps.sh` (Debian etcd-server)');
+  log('etcd missing: installing Debian etcd-server (scripts/install-test-deps.sh) ...');
+  execFileSync('bash', [INSTALL_DEPS], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 15 * 60_000 });
+  const installed = findOnPath('etcd');
+  if (!installed) throw new Error('scripts/install-test-deps.sh ran but etcd is still not on PATH');
+  return installed;
+}
+
+/**
+ * The toolchain, built or installed when missing; idempotent and safe to call
+ * from several processes at once. Throws when it cannot be had (no Go, not root
+ * for apt, a failed build) with the reason.
+ */
+export function ensureKubeToolchain(log: (m: string) => void = () => undefined, opts: { stream?: boolean } = {}): KubeToolchain {
+  const dir = KUBE_TOOLS;
+  const bin = path.join(dir, 'bin');
+  if (missingBinaries(bin).length > 0) {
+    withLock(dir, () => {
+      const missing = missingBinaries(bin); // someone else may have built them meanwhile
+      if (missing.length > 0) build(dir, missing, log, opts.stream ?? false);
+    }, log);
+    const still = missingBinaries(bin);
+    if (still.length > 0) throw new Error(`the build left no usable ${still.join(', ')} ${K8S_VERSION} in ${bin}`);
+  }
+  const etcd = ensureEtcd(log);
+  return { kubeApiserver: path.join(bin, 'kube-apiserver'), kubectl: path.join(bin, 'kubectl'), etcd, version: K8S_VERSION };
+}

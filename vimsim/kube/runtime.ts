@@ -1,0 +1,107 @@
+/**
+ * The simulator's Kubernetes runtime: the binaries the control-plane pods run
+ * on, the private directory their files live in (DATA_DIR/vimsim/kube), the
+ * timings tests may shorten, and one KubeNode per live host. The SSH manager
+ * tells it when a server's host powers on, powers off or goes away; close()
+ * stops every process. At start it reaps what a killed simulator left.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { SimHost } from '../ssh/host/host';
+import { KubeControllerManager } from './controller-manager';
+import { KubeNode } from './node';
+import { reapStale } from './processes';
+import { KubeScheduler } from './scheduler';
+import type { ComponentFactory } from './static-pods';
+
+export interface KubeSettings {
+  /** The built kube-apiserver (runtime/kube); without it apiserver pods cannot start. */
+  apiserverBin?: string;
+  /** Debian's etcd. */
+  etcdBin?: string;
+  /** Where the control planes' real files go: DATA_DIR/vimsim/kube. */
+  dir: string;
+  /** Overrides every kubelet's Lease renew interval (else nodeLeaseDurationSeconds / 4: 10 s). */
+  leaseRenewMs?: number;
+  /** First restart delay of a crashed static pod; doubles per crash, up to 16x. */
+  podBackoffMs: number;
+}
+
+/** What the runtime needs to know about the cloud (the cloud's node lifecycle controller asks it). */
+export interface CloudView {
+  /** `up`, `stopped` (SHUTOFF and the like) or `gone` (no such server). */
+  serverState(serverId: string): 'up' | 'stopped' | 'gone';
+  /** The server's flavor, for the Node's capacity. */
+  flavorOf(serverId: string): { vcpus: number; ramMb: number; diskGb: number } | undefined;
+}
+
+export class KubeRuntime {
+  private readonly nodes = new Map<string, KubeNode>();
+  readonly components: Record<string, ComponentFactory> = {
+    'kube-controller-manager': (node, flags) => new KubeControllerManager(node, flags),
+    'kube-scheduler': (node, flags) => new KubeScheduler(node, flags),
+  };
+
+  constructor(
+    readonly settings: KubeSettings,
+    readonly cloud: CloudView,
+    readonly log: Logger,
+  ) {}
+
+  /** Kills what a killed predecessor left running on this data directory and clears its files. */
+  start(): void {
+    reapStale(this.settings.dir, this.log);
+    fs.mkdirSync(this.settings.dir, { recursive: true, mode: 0o700 });
+  }
+
+  binaryFor(program: string): string | undefined {
+    const bin = program === 'kube-apiserver' ? this.settings.apiserverBin : program === 'etcd' ? this.settings.etcdBin : undefined;
+    return bin && fs.existsSync(bin) ? bin : undefined;
+  }
+
+  /** The host's Kubernetes side, made on first use. */
+  nodeOf(host: SimHost): KubeNode {
+    let node = this.nodes.get(host.serverId);
+    if (node?.host !== host) {
+      node = new KubeNode(host, this, this.log);
+      this.nodes.set(host.serverId, node);
+    }
+    return node;
+  }
+
+  hostUp(host: SimHost): void {
+    this.nodeOf(host).powerOn();
+  }
+
+  async hostDown(host: SimHost): Promise<void> {
+    await this.nodes.get(host.serverId)?.powerOff();
+  }
+
+  async hostGone(host: SimHost): Promise<void> {
+    const node = this.nodes.get(host.serverId);
+    if (node?.host !== host) return;
+    this.nodes.delete(host.serverId);
+    await node.destroy();
+  }
+
+  capacityOf(serverId: string): { vcpus: number; ramMb: number; diskGb: number } {
+    return this.cloud.flavorOf(serverId) ?? { vcpus: 2, ramMb: 4096, diskGb: 40 };
+  }
+
+  /** Every node's kubelet and pods, for the admin API. */
+  view() {
+    return [...this.nodes.values()].map((n) => ({ serverId: n.host.serverId, address: n.host.address, ...n.view() }));
+  }
+
+  async close(): Promise<void> {
+    const nodes = [...this.nodes.values()];
+    this.nodes.clear();
+    await Promise.all(nodes.map((n) => n.destroy()));
+    fs.rmSync(this.settings.dir, { recursive: true, force: true });
+  }
+}
+
+export function kubeDir(dataDir: string): string {
+  return path.join(dataDir, 'vimsim', 'kube');
+}
