@@ -51,12 +51,16 @@ async function readyNodes(configDir: string): Promise<Record<string, string>> {
   return Object.fromEntries(nodes.map((n: any) => [n.metadata.name, n.status.conditions.find((c: any) => c.type === 'Ready')?.status]));
 }
 
+/** Polls until the cluster is `want`; a *_FAILED status fails at once with its reason. */
 async function waitCluster(name: string, want: string, timeoutMs = 600_000): Promise<any> {
-  return eventually(`${name} ${want}`, async () => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     const c = await coe(['cluster', 'show', name], true);
-    if (c.status.endsWith('_FAILED')) throw Object.assign(new Error(`${c.status}: ${c.status_reason}`), { final: true });
-    return c.status === want ? c : undefined;
-  }, timeoutMs, 3000).catch((e) => { throw e; });
+    if (c.status === want) return c;
+    if (c.status.endsWith('_FAILED')) throw new Error(`${name} ${c.status}: ${c.status_reason}`);
+    if (Date.now() > deadline) throw new Error(`${name} still ${c.status} after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 3000));
+  }
 }
 
 async function config(name: string, sub: string): Promise<string> {

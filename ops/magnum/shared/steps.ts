@@ -52,10 +52,12 @@ export async function createClusterStack(clusterId: string, pollMs: number): Pro
   await waitStack(clusterId, 'CREATE', pollMs);
 }
 
-/** The stack converged to the store's members (PUT of the generated template). */
+/** The stack converged to the store's members (PUT of the generated template), and the cluster's nodes to the stack's servers. */
 export async function convergeClusterStack(clusterId: string, pollMs: number): Promise<void> {
   await magnum.updateMagnumStack({ clusterId });
   await waitStack(clusterId, 'UPDATE', pollMs);
+  // servers the update removed are no longer nodes (a CA rotation or health check must not look for them)
+  await magnum.syncMagnumNodes({ clusterId });
 }
 
 /**
