@@ -25,3 +25,13 @@ test("every operation's task is documented from the operation registry, on its A
   }
   expect(doc.paths['/vnflcm/v2/vnf_instances/{vnfInstanceId}/change_vnfpkg'].post.requestBody).toBeDefined();
 });
+
+test("Magnum's /v1 is documented from the schemas its routes validate with", () => {
+  const doc = openApiDocument() as any;
+  expect(doc.paths['/v1/clusters'].post.requestBody).toBeDefined();
+  expect(doc.paths['/v1/clusters/{ident}/actions/resize'].post.requestBody).toBeDefined();
+  expect(doc.components.schemas.Cluster.required).toEqual(['cluster_template_id']);
+  expect(doc.components.schemas.ClusterTemplate.properties.coe.enum).toEqual(['kubernetes']);
+  expect(doc.components.schemas.ClusterTemplate.properties.http_proxy.writeOnly).toBe(true);
+  expect(doc.components.schemas.ClusterResizeRequest.required).toEqual(['node_count']);
+});
