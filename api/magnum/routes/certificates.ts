@@ -6,9 +6,8 @@
  * refused at once for a TLS-disabled cluster or a busy one).
  */
 import { Router, type Response } from 'express';
-import { pkiOf } from '../../../cluster/activities/access';
-import { CsrRejected, caPair, signCsr, type CaName } from '../../../cluster/pki';
-import { clusterById } from '../../../common/db/repos/clusters';
+import { CsrRejected, caPair, openPki, signCsr, type CaName } from '../../../cluster/pki';
+import { clusterById, clusterPki } from '../../../common/db/repos/clusters';
 import { Refused, type MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
 import { templateById } from '../../../common/db/repos/magnum/templates';
 import { badRequest, conflict, HttpError } from '../../../common/http-error';
@@ -33,8 +32,9 @@ export function certificatesRouter(ctx: ApiContext): Router {
   /** The cluster's current PKI; 409 while the create has not made it yet. */
   const pkiOfCluster = async (c: MagnumClusterRow) => {
     const engine = await clusterById(db, c.id);
-    if (!engine) throw conflict(`Cluster ${c.id} has no certificates yet: its create is still making them.`);
-    return pkiOf(ctx, engine, engine.pkiGeneration);
+    const row = engine && (await clusterPki(db, c.id, engine.pkiGeneration));
+    if (!engine || !row) throw conflict(`Cluster ${c.id} has no certificates yet: its create is still making them.`);
+    return openPki(ctx.box, { clusterName: engine.name, generation: engine.pkiGeneration, certs: row.certs, sealedKeys: row.keysSealed });
   };
   const caType = (res: Response, t: unknown): CaName => {
     const name = t === undefined ? 'kubernetes' : String(t);

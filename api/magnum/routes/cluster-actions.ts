@@ -10,7 +10,7 @@ import { nodegroupsOf, Refused } from '../../../common/db/repos/magnum/clusters'
 import { badRequest, conflict } from '../../../common/http-error';
 import { ResizeInput, UpgradeInput } from '../../../model/magnum/cluster';
 import { RESIZABLE, UPDATABLE } from '../../../model/magnum/status';
-import { settingsFromLabels } from '../../../ops/magnum/shared/activities/cluster';
+import { settingsFromLabels } from '../../../ops/magnum/shared/settings';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
 import { magnumBody } from '../body';

@@ -10,30 +10,16 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { utils as sshUtils } from 'ssh2';
 import type { ActivityDeps } from '../../../../activities/deps';
 import { nodeRefOf, openCluster } from '../../../../cluster/activities/access';
-import type { ClusterSecrets, ClusterSettings } from '../../../../cluster/model';
+import type { ClusterSecrets } from '../../../../cluster/model';
+import { settingsFromLabels } from '../settings';
 import { newClusterPki, sealPki } from '../../../../cluster/pki';
 import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../../../../common/db/repos/clusters';
 import { magnumClusterById, nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
 import { templateById } from '../../../../common/db/repos/magnum/templates';
-import { DEFAULT_KUBE_VERSION } from '../../../../mgmt/kubernetes/params';
 import { StackDriver } from '../../../../infra/stack-driver';
 import type { ClusterNodesOut } from '../contracts';
 import { magnumStackName } from '../contracts';
 import { vimLookups } from './vim-lookups';
-
-/** The settings the engine installs with, from the labels Magnum knows (kube_tag, pod and service ranges). */
-export function settingsFromLabels(labels: Record<string, unknown>, noProxy: string | undefined, gracePeriod: string | undefined): ClusterSettings {
-  const str = (k: string) => (labels[k] === undefined ? undefined : String(labels[k]));
-  const kube = str('kube_tag')?.replace(/^v/, '').replace(/-.*$/, '');
-  return {
-    kubeVersion: kube || DEFAULT_KUBE_VERSION,
-    podCidr: str('calico_ipv4pool') ?? str('flannel_network_cidr') ?? '10.100.0.0/16',
-    serviceCidr: str('service_cluster_ip_range') ?? '10.254.0.0/16',
-    registries: [],
-    noProxy,
-    ...(gracePeriod ? { controllerManagerArgs: { 'node-monitor-grace-period': gracePeriod } } : {}),
-  };
-}
 
 export const loadMagnum = async (deps: Pick<ActivityDeps, 'db'>, clusterId: string): Promise<MagnumClusterRow> => {
   const row = await magnumClusterById(deps.db, clusterId);
