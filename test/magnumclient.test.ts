@@ -81,7 +81,7 @@ test('coe cluster create, list, show, nodegroups, ca show and sign, cluster conf
     const c = await coe(['cluster', 'show', name], { json: true });
     return c.status === 'CREATE_FAILED' ? c : undefined;
   }, 180_000, 2000);
-  expect(failed.status_reason).toMatch(/^Step "install Kubernetes" failed: prepare on (master|worker) \S+ \(127\./);
+  expect(failed.status_reason).toMatch(/^Step "install Kubernetes" failed: (2 nodes failed: )?prepare on (master|worker) \S+ \(127\./);
   expect(failed.api_address).toMatch(/^https:\/\/127\./);
   const ngs = await coe(['nodegroup', 'list', name], { json: true });
   expect(ngs.map((g: any) => g.name)).toEqual(['default-master', 'default-worker']);
