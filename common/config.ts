@@ -113,6 +113,8 @@ export interface Config {
     notificationWebhooks: string[];
     /** The host in publisher_id container-infra.<host>. */
     publisherHost: string;
+    /** The first pause before a stuck stack delete is tried again (then doubling, four times). */
+    deleteRetryPauseMs: number;
   };
   /** Request and package limits (README, "Limits"). */
   limits: Limits;
@@ -230,6 +232,7 @@ export function loadConfig(): Config {
       maxClustersPerProject: intFromEnv('MAGNUM_MAX_CLUSTERS_PER_PROJECT', 20),
       notificationWebhooks: (process.env.MAGNUM_NOTIFICATION_WEBHOOKS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
       publisherHost: process.env.MAGNUM_PUBLISHER_HOST || os.hostname(),
+      deleteRetryPauseMs: intFromEnv('MAGNUM_DELETE_RETRY_PAUSE_S', 30) * 1000,
     },
     limits: loadLimits(apiHost, apiBaseUrl),
   };

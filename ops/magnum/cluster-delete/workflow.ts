@@ -7,10 +7,11 @@
  */
 import { runClusterOperation } from '../../../engine/magnum-status';
 import type { MagnumOpInput } from '../shared/contracts';
-import { deleteClusterStack } from '../shared/steps';
+import { deleteClusterStack, magnum } from '../shared/steps';
 
 export async function magnumClusterDelete({ clusterId, heatPollMs }: MagnumOpInput): Promise<string> {
-  return runClusterOperation(clusterId, 'DELETE', false, [
-    { name: 'delete the stack', irreversible: true, run: () => deleteClusterStack(clusterId, heatPollMs) },
-  ]);
+  return runClusterOperation(clusterId, 'DELETE', false, async () => {
+    const { deleteRetryPauseMs } = await magnum.describeMagnumOperation({ clusterId });
+    return [{ name: 'delete the stack', irreversible: true, run: () => deleteClusterStack(clusterId, heatPollMs, deleteRetryPauseMs) }];
+  });
 }

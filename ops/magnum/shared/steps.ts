@@ -62,11 +62,12 @@ export async function convergeClusterStack(clusterId: string, pollMs: number): P
 
 /**
  * The stack deleted, whatever is stuck: a DELETE_FAILED stack is deleted
- * again after a pause (30 s, 1 min, 2 min, 4 min); after that the step fails
- * naming the resources that would not go, and a new delete starts over.
+ * again after a pause (MAGNUM_DELETE_RETRY_PAUSE_S, 30 s, doubling: 30 s,
+ * 1, 2, 4 min); after that the step fails naming the resources that would
+ * not go, and a new delete starts over.
  */
-export async function deleteClusterStack(clusterId: string, pollMs: number): Promise<void> {
-  const pauses = [30_000, 60_000, 120_000, 240_000];
+export async function deleteClusterStack(clusterId: string, pollMs: number, firstPauseMs: number): Promise<void> {
+  const pauses = [1, 2, 4, 8].map((k) => k * firstPauseMs);
   for (let attempt = 0; ; attempt++) {
     if (!(await magnum.deleteMagnumStack({ clusterId }))) return;
     try {

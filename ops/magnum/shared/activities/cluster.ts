@@ -83,9 +83,9 @@ export function clusterActivities(deps: ActivityDeps) {
     },
 
     /** What the workflow needs of its operation beyond ids: the create deadline, the operation's parameters. */
-    async describeMagnumOperation({ clusterId }: { clusterId: string }): Promise<{ name: string; createTimeoutMin: number; opParams: Record<string, unknown> }> {
+    async describeMagnumOperation({ clusterId }: { clusterId: string }): Promise<{ name: string; createTimeoutMin: number; deleteRetryPauseMs: number; opParams: Record<string, unknown> }> {
       const row = await loadMagnum(deps, clusterId);
-      return { name: row.name, createTimeoutMin: row.attrs.create_timeout || 60, opParams: row.opParams };
+      return { name: row.name, createTimeoutMin: row.attrs.create_timeout || 60, deleteRetryPauseMs: cfg.magnum.deleteRetryPauseMs, opParams: row.opParams };
     },
 
     /** An upgrade: the cluster (or one nodegroup) moves to the template; the Kubernetes version stays (checked at the API). */
