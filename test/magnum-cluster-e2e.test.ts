@@ -126,6 +126,17 @@ test('scale out and in with the stock CLI; a nodegroup of its own role', async (
   expect((await coe(['nodegroup', 'list', name], true)).map((g: any) => g.name)).toEqual(['default-master', 'default-worker']);
 }, 1_200_000);
 
+test('coe cluster upgrade: onto a template of the same Kubernetes version; another version is refused at once', async () => {
+  const tpl = (n: string, labels: string[]) => coe(['cluster', 'template', 'create', n, '--image', 'ubuntu-22.04', '--external-network', 'public',
+    '--flavor', 'm1.small', '--coe', 'kubernetes', ...labels]);
+  await tpl(`same-${run}`, []);
+  await tpl(`newer-${run}`, ['--labels', 'kube_tag=v1.38.0']);
+  await expect(coe(['cluster', 'upgrade', name, `newer-${run}`])).rejects.toThrow(/Upgrading Kubernetes from v1\.37\.2 to v1\.38\.0 is not supported by this driver yet/);
+  expect(await coe(['cluster', 'upgrade', name, `same-${run}`, '--max-batch-size', '1'])).toMatch(/Request to upgrade cluster .* has been accepted/);
+  const c = await waitCluster(name, 'UPDATE_COMPLETE');
+  expect(c.cluster_template_id).toBe((await coe(['cluster', 'template', 'show', `same-${run}`], true)).uuid);
+}, 600_000);
+
 test('coe ca rotate: the old kubeconfig is refused, a new one works; delete: 404', async () => {
   const before = await config(name, 'conf-before');
   expect(await coe(['ca', 'rotate', name])).toMatch(/Request to rotate the CA certificate for cluster .* has been accepted/);
