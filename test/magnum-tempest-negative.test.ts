@@ -95,6 +95,22 @@ describe('test_cluster', () => {
   });
 });
 
+describe('ownership (beyond Tempest)', () => {
+  it("another project's cluster is 404 and absent from its lists; admins list it with all_tenants", async () => {
+    const other = await keystoneUser(`tempest-other-${run}`, `tempest-other-user-${run}`, 'member');
+    const t = (await createTemplate()).body.uuid;
+    const c = await mcall('POST', '/v1/clusters', { cluster_template_id: t, name: `own-${run}`, node_count: 0 }, await member.headers({ 'OpenStack-API-Version': 'container-infra latest' }));
+    expect(c.status).toBe(202);
+    const oh = await other.headers();
+    expect((await mcall('GET', `/v1/clusters/${c.body.uuid}`, undefined, oh)).status).toBe(404);
+    expect((await mcall('GET', '/v1/clusters', undefined, oh)).body.clusters).toEqual([]);
+    expect((await mcall('GET', '/v1/clusters', undefined, NONE)).body.clusters.map((x: any) => x.uuid)).not.toContain(c.body.uuid);
+    expect((await mcall('GET', '/v1/clusters?all_tenants=True', undefined, NONE)).body.clusters.map((x: any) => x.uuid)).toContain(c.body.uuid);
+    expect((await mcall('DELETE', `/v1/clusters/${c.body.uuid}`, undefined, oh)).status).toBe(404);
+    expect((await mcall('DELETE', `/v1/clusters/${c.body.uuid}`, undefined, h)).status).toBe(204);
+  });
+});
+
 describe('test_magnum_service', () => {
   it('test_magnum_service_list_needs_admin 403', async () => {
     expect((await mcall('GET', '/v1/mservices', undefined, h)).status).toBe(403);

@@ -20,6 +20,7 @@ import { authorize } from '../../routes/authorize';
 import { magnumBody } from '../body';
 import { callerOf, tokenOf } from '../caller';
 import { checkFlavor, checkImage, lookupsFor } from '../cloud-checks';
+import { paginate } from '../collection';
 import { applyPatch } from '../json-patch';
 import { findCluster, findNodegroup } from '../lookups';
 import { requireVersion, versionOf } from '../microversion';
@@ -65,7 +66,11 @@ export function nodegroupsRouter(ctx: ApiContext): Router {
     const role = typeof req.query.role === 'string' ? req.query.role : undefined;
     const facts = await clusterFacts(db, c);
     const groups = facts.nodegroups.filter((g) => !role || g.role === role);
-    res.json({ nodegroups: groups.map((g) => nodegroupDict(facts, g, base, versionOf(res), false)) });
+    const page = paginate(groups, req.query, {
+      what: 'Nodegroup', url: `${base}/v1/clusters/${c.id}/nodegroups`, uuidOf: (g) => g.uuid,
+      sortable: { id: (g) => g.id, uuid: (g) => g.uuid, name: (g) => g.name, role: (g) => g.role, node_count: (g) => g.nodeCount, created_at: (g) => g.createdAt },
+    });
+    res.json({ nodegroups: page.items.map((g) => nodegroupDict(facts, g, base, versionOf(res), false)), ...(page.next ? { next: page.next } : {}) });
   });
   r.get('/clusters/:cluster/nodegroups/:ng', read, async (req, res) => {
     const c = await cluster(res, String(req.params.cluster));
