@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { drainLegacyPackageContents, drainLegacyPackageFiles } from '../common/db/legacy-package-contents';
 import { packageById, processingPackageIds, resetUploading } from '../common/db/repos/packages';
+import type { Store } from '../common/db';
 import { packageKeys } from '../vnfpkg/content-store';
 import type { ApiContext } from './context';
 
@@ -25,30 +26,29 @@ const ANY_SIZE = Number.MAX_SAFE_INTEGER;
 
 export async function reconcilePackages(ctx: ApiContext): Promise<void> {
   const { db, log } = ctx;
-  const content = db.content;
-  const put = (key: string, body: AsyncIterable<Buffer>) => content.put(key, body, { maxBytes: ANY_SIZE });
-  const zips = await drainLegacyPackageContents(db, (id, body) => put(packageKeys.zip(id), body));
-  const files = await drainLegacyPackageFiles(db, (id, p, body) => put(packageKeys.file(id, p), body));
-  const oldLayout = await moveOldLayoutZips(ctx);
-  if (zips + files + oldLayout) log.info({ zips, files, oldLayout, store: content.kind }, 'moved package content of an older version into the content store');
-  const swept = await content.sweepAbandoned(ABANDONED_AFTER_MS);
+  const moved = await moveOlderContent(db, ctx.cfg.packageStoreDir);
+  if (moved.zips + moved.files + moved.oldLayout) log.info({ ...moved, store: db.content.kind }, 'moved package content of an older version into the content store');
+  const swept = await db.content.sweepAbandoned(ABANDONED_AFTER_MS);
   if (swept) log.warn({ count: swept }, 'removed what uploads that died with their process left in the content store');
   const reset = await resetUploading(db);
   if (reset) log.warn({ count: reset }, 'packages left UPLOADING are CREATED again');
   await restartOnboarding(ctx);
 }
 
-/** PACKAGE_STORE_DIR/<id>.zip, as the package store before the content store kept them. */
-async function moveOldLayoutZips({ db, cfg }: ApiContext): Promise<number> {
-  const dir = cfg.packageStoreDir;
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => /^[0-9a-f-]{36}\.zip$/i.test(n)) : [];
+/** Package bytes that older versions kept elsewhere, into the content store; how many of each. */
+export async function moveOlderContent(db: Store, packageStoreDir: string): Promise<{ zips: number; files: number; oldLayout: number }> {
+  const put = (key: string, body: AsyncIterable<Buffer>) => db.content.put(key, body, { maxBytes: ANY_SIZE });
+  const zips = await drainLegacyPackageContents(db, (id, body) => put(packageKeys.zip(id), body));
+  const files = await drainLegacyPackageFiles(db, (id, p, body) => put(packageKeys.file(id, p), body));
+  // PACKAGE_STORE_DIR/<id>.zip: the package store before the content store; a zip of a deleted package just goes.
+  const names = fs.existsSync(packageStoreDir) ? fs.readdirSync(packageStoreDir).filter((n) => /^[0-9a-f-]{36}\.zip$/i.test(n)) : [];
   for (const name of names) {
     const id = name.slice(0, 36);
-    const file = path.join(dir, name);
-    if (await packageById(db, id)) await db.content.put(packageKeys.zip(id), fs.createReadStream(file), { maxBytes: ANY_SIZE });
+    const file = path.join(packageStoreDir, name);
+    if (await packageById(db, id)) await put(packageKeys.zip(id), fs.createReadStream(file));
     fs.rmSync(file, { force: true });
   }
-  return names.length;
+  return { zips, files, oldLayout: names.length };
 }
 
 async function restartOnboarding(ctx: ApiContext): Promise<void> {
