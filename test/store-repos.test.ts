@@ -115,7 +115,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect((await packageById(db, id))?.onboardingState).toBe('PROCESSING');
     });
 
-    it('keep their files as bytes, read one, some, or the BaseHOT ones; a failed onboarding removes them', async () => {
+    it('index their files (bytes in the content store): read one, some, the BaseHOT ones, a range; a failed onboarding removes the index', async () => {
       const binary = crypto.randomBytes(4096);
       const id = await onboarded(A, 'vnfd-files', {
         'BaseHOT/simple/top.yaml': Buffer.from('heat_template_version: 2013-05-23'), 'BaseHOT/simple/nested/VDU1.yaml': Buffer.from('x: 1'),
