@@ -35,6 +35,11 @@ export async function sendContent(req: Request, res: Response, type: string, mis
   if (!found) throw new HttpError(404, missing);
   const asked = req.get('range');
   const range = asked === undefined ? undefined : parseRange(asked, found.size);
+  if (range === null) {
+    found.stream.destroy();
+    res.setHeader('Content-Range', `bytes */${found.size}`);
+    throw new HttpError(416, `range ${asked} is not within the content's ${found.size} bytes`);
+  }
   res.type(type).setHeader('Accept-Ranges', 'bytes');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   if (range) {
@@ -49,15 +54,14 @@ export async function sendContent(req: Request, res: Response, type: string, mis
   await pipeline(found.stream, res).catch(() => res.destroy()); // the caller went away, or the store failed mid-download
 }
 
-/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range within `size`; undefined for a header we ignore (serve it all); 416 when unsatisfiable. */
-function parseRange(header: string, size: number): ByteRange | undefined {
+/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range within `size`; undefined for a header we ignore (serve it all); null when unsatisfiable (416). */
+function parseRange(header: string, size: number): ByteRange | undefined | null {
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return undefined; // several ranges, another unit: the whole object (RFC 9110 allows it)
   const [start, end] = m[1] === ''
     ? [Math.max(size - Number(m[2]), 0), size]
     : [Number(m[1]), m[2] === '' ? size : Math.min(Number(m[2]) + 1, size)];
-  if (!(start < end)) throw new HttpError(416, `range ${header} is not within the content's ${size} bytes`);
-  return { start, end };
+  return start < end ? { start, end } : null;
 }
 
 /** Artifact media types by extension; anything else is application/octet-stream. */
