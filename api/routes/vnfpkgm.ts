@@ -146,8 +146,9 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   r.get('/vnf_packages/:id/artifacts/*artifactPath', read, async (req, res) => {
     const p = await load(res, id(req));
     requireOnboarded(p);
-    const parts = (req.params as unknown as { artifactPath: string[] }).artifactPath;
-    const path = parts.join('/');
+    // Express 5 gives a wildcard's segments as an array (its types say string)
+    const parts: unknown = (req.params as Record<string, unknown>).artifactPath;
+    const path = Array.isArray(parts) ? parts.join('/') : String(parts);
     await sendContent(req, res, artifactType(path), `artifact ${path} not found in VNF package ${p.id}`, (range) => packageFileStream(db, p.id, path, range));
   });
 
