@@ -108,7 +108,8 @@ export function hookActivities(deps: ActivityDeps) {
             return session;
           },
           packageFile: async (p) => {
-            const f = await readFile(p);
+            // A driver may take an image from the package (the private registry's): up to what an upload may be, not the small-file cap.
+            const f = await packageFile(db, inst.vnfPkgId, p, cfg.limits.packageBytes);
             if (!f) throw ApplicationFailure.nonRetryable(`file ${p} is not in the VNF package`, 'HookFailed');
             return f;
           },

@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { tsToMs } from '@temporalio/common/lib/time';
 import { tackerSampleFiles } from '../test/vnfpkg-fixtures';
 import { zipFiles } from '../samples/build';
 import { Api } from './api';
@@ -47,6 +48,31 @@ function params(): unknown {
   delete k.proxy;
   k.vim_name = `bench-${crypto.randomUUID().slice(0, 8)}`;
   return p;
+}
+
+/**
+ * The cluster engine's child from its history: its whole time, and the time
+ * no activity of it was running (the union of its activities' scheduled ->
+ * closed intervals taken away): what the workflow itself adds over the same
+ * activities, run back to back where they ran back to back.
+ */
+async function engineTimes(client: Client, workflowId: string): Promise<{ totalMs: number; outsideActivitiesMs: number }> {
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const at = new Map(events.map((e) => [Number(e.eventId), tsToMs(e.eventTime)]));
+  const spans: [number, number][] = [];
+  for (const e of events) {
+    const done = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
+    if (done?.scheduledEventId) spans.push([at.get(Number(done.scheduledEventId))!, tsToMs(e.eventTime)]);
+  }
+  spans.sort((x, y) => x[0] - y[0]);
+  let covered = 0;
+  let [from, to] = [-Infinity, -Infinity];
+  for (const [a, b] of spans) {
+    if (a > to) { if (to > from) covered += to - from; [from, to] = [a, b]; } else to = Math.max(to, b);
+  }
+  if (to > from) covered += to - from;
+  const totalMs = events.length ? tsToMs(events[events.length - 1].eventTime) - tsToMs(events[0].eventTime) : 0;
+  return { totalMs, outsideActivitiesMs: Math.round(totalMs - covered) };
 }
 
 /** RSS of every simulated control plane: its master's address -> kube-apiserver and etcd MiB. */
@@ -89,6 +115,7 @@ async function main() {
     log(`cluster create (1 master + 2 workers), ${RUNS} runs`);
     const b = await latency(create, 0, RUNS);
     const engine = await Promise.all(b.workflowIds.map((id) => historyStats(client, `${id}-instantiate_end`)));
+    const engineSpans = await Promise.all(b.workflowIds.map((id) => engineTimes(client, `${id}-instantiate_end`)));
     const controlPlaneRss = controlPlanes();
     const activities = Math.round(engine.reduce((a, s) => a + s.activities, 0) / engine.length);
     log(`floor: a bare workflow of ${activities} no-op activities, ${RUNS} runs`);
@@ -108,7 +135,7 @@ async function main() {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, loadavg: os.loadavg(), heatSleepScale: product.heatSleepScale },
       create: { medianMs: ms(b.medianMs), minMs: ms(b.minMs), maxMs: ms(b.maxMs), samplesMs: b.samplesMs.map(ms) },
-      engine: { medianMs: ms(percentile(engineMs, 50)), activities, workflowTasks: engine[0]?.workflowTasks, timers: engine[0]?.timers, activityTypes: engine[0]?.activityTypes },
+      engine: { medianMs: ms(percentile(engineMs, 50)), outsideActivitiesMedianMs: ms(percentile(engineSpans.map((x) => x.outsideActivitiesMs), 50)), activities, workflowTasks: engine[0]?.workflowTasks, timers: engine[0]?.timers, activityTypes: engine[0]?.activityTypes },
       floor: { medianMs: ms(a.medianMs), minMs: ms(a.minMs), maxMs: ms(a.maxMs) },
       ratios: { engineOverFloor: Math.round((percentile(engineMs, 50) / a.medianMs) * 100) / 100 },
       scaleOut: { perWorkerMs: scaleMs.map(ms), medianMs: ms(percentile(scaleMs, 50)) },
@@ -119,6 +146,7 @@ async function main() {
     console.log();
     console.log(`cluster create (instantiate, 1+2): median ${result.create.medianMs} ms (${result.create.minMs}..${result.create.maxMs}) over ${RUNS}`);
     console.log(`  of it the cluster engine (instantiate_end child): median ${result.engine.medianMs} ms, ${activities} activities, ${result.engine.timers} timers`);
+    console.log(`  of that, no activity running (the engine's own time over the same activities): median ${result.engine.outsideActivitiesMedianMs} ms`);
     console.log(`  floor, ${activities} no-op activities in sequence: median ${result.floor.medianMs} ms -> engine/floor ${result.ratios.engineOverFloor}`);
     console.log(`scale out by one worker: ${result.scaleOut.perWorkerMs.join(', ')} ms (median ${result.scaleOut.medianMs})`);
     for (const [addr, r] of Object.entries(controlPlaneRss)) console.log(`control plane ${addr}: kube-apiserver ${r.apiserver} MiB, etcd ${r.etcd} MiB`);

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
+import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-store/types';
 
 /** A non-negative integer from the environment, or the default when unset. */
 export function intFromEnv(name: string, dflt: number): number {
@@ -24,6 +25,26 @@ function databaseUrlFromEnv(): string | undefined {
   if (!raw) return undefined;
   if (!/^postgres(ql)?:\/\//.test(raw)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL (unset: SQLite in DATA_DIR)');
   return raw;
+}
+
+/**
+ * PACKAGE_STORE unset: the database when it is a PostgreSQL (DATABASE_URL)
+ * and no PACKAGE_STORE_DIR is given, so hosts sharing the database share
+ * package content with nothing else to set up; otherwise the directory.
+ */
+export function defaultPackageStore(databaseUrl: string | undefined, dirGiven: boolean): ContentStoreKind {
+  return databaseUrl && !dirGiven ? 'database' : 'directory';
+}
+
+export function defaultPackageStoreDir(dataDir: string): string {
+  return path.join(dataDir, 'packages');
+}
+
+/** PACKAGE_STORE and PACKAGE_STORE_DIR of `env` (the process's, or a product's in tests). */
+export function packageStoreFromEnv(env: NodeJS.ProcessEnv, dataDir: string, databaseUrl: string | undefined): { packageStore: ContentStoreKind; packageStoreDir: string } {
+  const raw = env.PACKAGE_STORE || defaultPackageStore(databaseUrl, !!env.PACKAGE_STORE_DIR);
+  if (!(CONTENT_STORE_KINDS as readonly string[]).includes(raw)) throw new Error(`PACKAGE_STORE must be one of ${CONTENT_STORE_KINDS.join(', ')}, got "${raw}"`);
+  return { packageStore: raw as ContentStoreKind, packageStoreDir: path.resolve(env.PACKAGE_STORE_DIR || defaultPackageStoreDir(dataDir)) };
 }
 
 function hostKeySourceFromEnv(): SshHostKeySource {
@@ -96,7 +117,9 @@ export interface Config {
   maxCachedWorkflows?: number;
   /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
   workflowBundlePath?: string;
-  /** Where uploaded package zips live (one file per package); API and workers must see the same directory. */
+  /** Where package content (uploaded zips, the files of onboarded packages) lives: the product's database, or packageStoreDir. */
+  packageStore: ContentStoreKind;
+  /** The directory store's directory (PACKAGE_STORE=directory); every API and worker must see the same one. */
   packageStoreDir: string;
   /** The cluster engine (docs/cluster-engine.md). */
   cluster: {
@@ -137,6 +160,8 @@ export interface Limits {
   packageEntries: number;
   /** The parsed VNFD model as stored (JSON). */
   packageVnfdBytes: number;
+  /** TOSCA.meta and the VNFD's YAML files, read into the worker's memory together. */
+  packageVnfdFileBytes: number;
   /** Instances of one VDU: vdu_profile max, initial delta, instantiation levels, scaling deltas. */
   vduInstances: number;
 }
@@ -160,6 +185,7 @@ function loadLimits(apiHost: string, apiBaseUrl: string): Limits {
     packageRatio: intFromEnv('PACKAGE_MAX_RATIO', PKG.ratio),
     packageEntries: intFromEnv('PACKAGE_MAX_ENTRIES', PKG.entries),
     packageVnfdBytes: intFromEnv('PACKAGE_MAX_VNFD_BYTES', PKG.vnfdBytes),
+    packageVnfdFileBytes: intFromEnv('PACKAGE_MAX_VNFD_FILES_BYTES', PKG.vnfdFileBytes),
     vduInstances: intFromEnv('MAX_VDU_INSTANCES', PKG.vduInstances),
   };
 }
@@ -176,6 +202,7 @@ export function loadConfig(): Config {
   const heatSleepScale = Number(process.env.HEAT_TASK_SLEEP_SCALE || '1');
   if (!(heatSleepScale > 0 && heatSleepScale <= 1)) throw new Error(`HEAT_TASK_SLEEP_SCALE must be in (0, 1], got "${process.env.HEAT_TASK_SLEEP_SCALE}"`);
   const apiBaseUrl = process.env.API_BASE_URL || `http://${apiHost}:${apiPort}`;
+  const databaseUrl = databaseUrlFromEnv();
   return {
     dataDir,
     apiHost,
@@ -193,7 +220,7 @@ export function loadConfig(): Config {
     keystonePort,
     heatPort: intFromEnv('HEAT_PORT', 8004),
     heatSleepScale,
-    databaseUrl: databaseUrlFromEnv(),
+    databaseUrl,
     heatDatabaseUrl: process.env.HEAT_DATABASE_URL || undefined,
     defaultVim: {
       authUrl: process.env.OS_AUTH_URL || `http://127.0.0.1:${keystonePort}/v3`,
@@ -223,7 +250,7 @@ export function loadConfig(): Config {
     scriptsOutputBytes: intFromEnv('SCRIPTS_OUTPUT_KB', 64) * 1024,
     maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
-    packageStoreDir: path.resolve(process.env.PACKAGE_STORE_DIR || path.join(dataDir, 'packages')),
+    ...packageStoreFromEnv(process.env, dataDir, databaseUrl),
     cluster: {
       healthIntervalS: intFromEnv('CLUSTER_HEALTH_INTERVAL_S', 60),
       nodeMonitorGracePeriod: process.env.CLUSTER_NODE_MONITOR_GRACE_PERIOD || undefined,

@@ -15,10 +15,12 @@ import { Readable } from 'node:stream';
 import { sampleVariant } from '../samples/variant';
 import { tooDeepAt } from '../api/limits/json-depth';
 import { hostNameOf } from '../api/limits/host-check';
-import { PackageStore, TooLarge } from '../vnfpkg/package-store';
-import { PackageError, readCsar } from '../vnfpkg';
+import { DirectoryContentStore, packageKeys, TooLarge } from '../vnfpkg/content-store';
+import { PackageError } from '../vnfpkg';
 import { readState } from './harness/state';
 import { adminToken, apiUrl, call, eventually, onboard, temporalClient } from './support/api';
+import { withProductStore } from './support/product-store';
+import { readZip } from './vnfpkg-fixtures';
 
 const ONE_VDU = path.resolve(__dirname, '../samples/one_vdu_vnf');
 const PACKAGES = '/vnfpkgm/v1/vnf_packages';
@@ -192,32 +194,44 @@ describe('package upload size', () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect((await call('GET', `${PACKAGES}/${id}`)).body.onboardingState).toBe('CREATED');
-    const store = path.join(readState().dataDir, 'packages');
-    expect(fs.readdirSync(store).filter((f) => f.includes(id))).toEqual([]);
+    // nothing of the refused uploads in the product's content store, whichever it is
+    await withProductStore(async (db) => {
+      expect(await db.content.size(packageKeys.zip(id))).toBeUndefined();
+      expect(await db.content.sweepAbandoned(-60_000)).toBe(0);
+    });
 
     const { zip } = sampleVariant(ONE_VDU);
     expect((await call('PUT', url, zip)).status).toBe(202);
     const p = await settledPackage(id);
     expect(p.onboardingState).toBe('ONBOARDED');
-    // stored as a file in the package store, served from there, removed with the package
-    expect(fs.readFileSync(path.join(store, `${id}.zip`)).equals(zip)).toBe(true);
+    // stored in the content store, served from there (whole and by range), removed with the package
+    await withProductStore(async (db) => expect((await db.content.getBuffer(packageKeys.zip(id), zip.length))?.equals(zip)).toBe(true));
     const content = await fetch(`${apiUrl()}${url}`, { headers: { 'x-auth-token': token } });
+    expect(content.headers.get('content-length')).toBe(String(zip.length));
     expect(Buffer.from(await content.arrayBuffer()).equals(zip)).toBe(true);
+    const part = await fetch(`${apiUrl()}${url}`, { headers: { 'x-auth-token': token, range: 'bytes=10-99' } });
+    expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes 10-99/${zip.length}`]);
+    expect(Buffer.from(await part.arrayBuffer()).equals(zip.subarray(10, 100))).toBe(true);
+    const beyond = await fetch(`${apiUrl()}${url}`, { headers: { 'x-auth-token': token, range: `bytes=${zip.length}-` } });
+    expect([beyond.status, beyond.headers.get('content-range')]).toEqual([416, `bytes */${zip.length}`]);
     expect((await call('PATCH', `${PACKAGES}/${id}`, { operationalState: 'DISABLED' })).status).toBe(200);
     expect((await call('DELETE', `${PACKAGES}/${id}`)).status).toBe(204);
-    expect(fs.existsSync(path.join(store, `${id}.zip`))).toBe(false);
+    await withProductStore(async (db) => {
+      expect(await db.content.size(packageKeys.zip(id))).toBeUndefined();
+      expect(await db.content.size(packageKeys.file(id, 'TOSCA-Metadata/TOSCA.meta'))).toBeUndefined();
+    });
   });
 
-  test('the store refuses a stream past the cap and leaves no file', async () => {
+  test('the content store refuses a stream past the cap and leaves no file', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pkg-store-'));
     try {
-      const store = new PackageStore(dir);
-      const id = '11111111-2222-3333-4444-555555555555';
-      await expect(store.receive(id, Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), 1000)).rejects.toBeInstanceOf(TooLarge);
-      expect(fs.readdirSync(dir)).toEqual([]);
-      const ok = await store.receive(id, Readable.from([Buffer.alloc(600)]), 1000);
-      store.commit(ok.file, id);
-      expect(fs.readdirSync(dir)).toEqual([`${id}.zip`]);
+      const store = new DirectoryContentStore(dir);
+      const key = packageKeys.zip('11111111-2222-3333-4444-555555555555');
+      await expect(store.put(key, Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), { maxBytes: 1000 })).rejects.toBeInstanceOf(TooLarge);
+      expect(fs.readdirSync(path.join(dir, '.tmp'))).toEqual([]);
+      expect(await store.size(key)).toBeUndefined();
+      await store.put(key, Readable.from([Buffer.alloc(600)]), { maxBytes: 1000 });
+      expect(await store.size(key)).toBe(600);
       expect(() => store.pathOf('../etc/passwd')).toThrow();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -247,20 +261,20 @@ describe('package content', () => {
     expect(await onboardAttempts(p.id)).toBe(1);
   });
 
-  test('the total inflated size is capped on the bytes produced, not the sizes declared', () => {
+  test('the total inflated size is capped on the bytes produced, not the sizes declared', async () => {
     const z = new AdmZip();
     z.addFile('TOSCA-Metadata/TOSCA.meta', Buffer.from('TOSCA-Meta-File-Version: 1.0\n'));
     for (let i = 0; i < 4; i++) z.addFile(`Files/f${i}`, Buffer.alloc(300 * 1024, i));
     const zip = z.toBuffer();
-    const limits = { unzippedBytes: 1024 * 1024, ratio: 200, entries: 100, vnfdBytes: 1e6, vduInstances: 10 };
-    expect(() => readCsar(zip, limits)).toThrow(/inflates to more than 1048576 bytes \(PACKAGE_MAX_UNZIPPED_BYTES\)/);
+    const limits = { unzippedBytes: 1024 * 1024, ratio: 200, entries: 100, vnfdBytes: 1e6, vnfdFileBytes: 1e6, vduInstances: 10 };
+    await expect(readZip(zip, limits)).rejects.toThrow(/inflates to more than 1048576 bytes \(PACKAGE_MAX_UNZIPPED_BYTES\)/);
     // an entry whose directory claims 1 byte is stopped when the bytes it produces pass the cap
     const lying = Buffer.from(zip);
     const cen = lying.lastIndexOf(Buffer.from('Files/f0')) - 46; // central directory header of Files/f0
     expect(lying.readUInt32LE(cen)).toBe(0x02014b50);
     lying.writeUInt32LE(1, cen + 24); // its uncompressed size
-    expect(() => readCsar(lying, { ...limits, unzippedBytes: 100 * 1024 })).toThrow(/PACKAGE_MAX_UNZIPPED_BYTES/);
-    expect(() => readCsar(lying, { ...limits, unzippedBytes: 1e9 })).toThrow(PackageError);
+    await expect(readZip(lying, { ...limits, unzippedBytes: 100 * 1024 })).rejects.toThrow(/PACKAGE_MAX_UNZIPPED_BYTES/);
+    await expect(readZip(lying, { ...limits, unzippedBytes: 1e9 })).rejects.toThrow(PackageError);
   });
 
   test('a VDU asking for more than 100 instances fails onboarding naming it', async () => {

@@ -1,7 +1,8 @@
 /**
  * Scale-out on one PostgreSQL and one Temporal (README, "Scale-out"): two
  * APIs and two workers, each "host" with its own DATA_DIR, sharing
- * DATABASE_URL, SECRET_KEY, the package store and the task queue. While
+ * DATABASE_URL, SECRET_KEY and the task queue, and package content through
+ * PostgreSQL alone (the database content store: no shared directory). While
  * instantiations run, one API and one worker are killed with SIGKILL: every
  * operation still completes, through the survivors, and every instance has
  * exactly one stack.
@@ -31,7 +32,6 @@ beforeAll(async () => {
     ...s.env, ...s.apiEnv,
     DATABASE_URL: pg.url,
     SECRET_KEY: crypto.randomBytes(32).toString('base64'),
-    PACKAGE_STORE_DIR: path.join(dir, 'packages'),
     // its own queue: the harness's worker (SQLite store) must not take these operations
     TASK_QUEUE: `nfv-lcm-multihost-${crypto.randomUUID().slice(0, 8)}`,
   };
@@ -57,7 +57,12 @@ afterAll(async () => {
 test('kill -9 of one API and one worker mid-operations: every operation completes, one stack per instance', async () => {
   const [a, b] = hosts;
   const pkg = sampleVariant(SAMPLE);
-  expect((await onboard(pkg.zip, {}, a.url)).onboardingState).toBe('ONBOARDED');
+  const onboarded = await onboard(pkg.zip, {}, a.url);
+  expect(onboarded.onboardingState).toBe('ONBOARDED');
+  // uploaded through a, onboarded by either worker: b serves the zip and its files from the database
+  const content = await call('GET', `/vnfpkgm/v1/vnf_packages/${onboarded.id}/package_content`, undefined, {}, b.url);
+  expect([content.status, Number(content.headers.get('content-length'))]).toEqual([200, pkg.zip.length]);
+  expect((await call('GET', `/vnfpkgm/v1/vnf_packages/${onboarded.id}/artifacts/TOSCA-Metadata/TOSCA.meta`, undefined, {}, b.url)).text).toContain('Entry-Definitions');
   const started: { instance: string; op: string }[] = [];
   for (let i = 0; i < OPS; i++) {
     const host = i % 2 ? b : a; // requests spread over both APIs

@@ -11,6 +11,7 @@ import { Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { LCM_OPERATIONS } from '../engine/contracts';
 import { VNF_LCM_OPERATIONS } from '../ops/registry';
+import { KUBERNETES_HOOK_WORKFLOWS } from '../mgmt/kubernetes/hook-workflows';
 
 const DIR = path.join(__dirname, 'replay', 'histories');
 /** One folder per build the histories were recorded under (its commit), so every build's histories stay. */
@@ -26,6 +27,10 @@ test('the committed histories cover every kind of operation and both parked stat
     expect(names.some((n) => n.startsWith(`lcmOperation-${op}`))).toBe(true);
   }
   for (const child of ['rollVnfc', 'rollingChunk', 'onboard']) expect(names.some((n) => n.startsWith(child))).toBe(true);
+  // the cluster engine's workflows: the Kubernetes VNF's hook children, CA rotation, the health watch
+  for (const type of [...Object.values(KUBERNETES_HOOK_WORKFLOWS), 'rotateClusterCa', 'clusterHealth']) {
+    expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
+  }
   expect(names.some((n) => n.endsWith('-parked-failed-temp'))).toBe(true);
   expect(names.some((n) => n.endsWith('-parked-coordination'))).toBe(true);
 });

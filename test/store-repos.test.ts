@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { openStore, type Q, type Store } from '../common/db';
 import { isUniqueViolation } from '../common/db/store';
@@ -16,7 +17,8 @@ import { createInstance, deleteIdleInstance, findInstance, instanceById, listIns
 import {
   createOpOcc, failOpOccIfIn, findOpOcc, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, recordStep, unstartedOpOccs, updateOpOcc, upsertCoordination,
 } from '../common/db/repos/op-occs';
-import { baseHotFiles, hasPackageFile, packageFile, packageFiles } from '../common/db/repos/package-files';
+import { baseHotFiles, FileTooLarge, hasPackageFile, packageFile, packageFileIndex, packageFiles, packageFileStream } from '../common/db/repos/package-files';
+import { packageKeys } from '../vnfpkg/content-store';
 import {
   claimUpload, createPackage, deletePackage, findPackage, listPackages, modifyPackage, packageById, packageForVnfd, recordOnboarded, recordOnboardingFailed,
 } from '../common/db/repos/packages';
@@ -30,6 +32,7 @@ const A: Scope = { projectId: 'project-a', all: false };
 const B: Scope = { projectId: 'project-b', all: false };
 const ADMIN: Scope = { projectId: 'admin', all: true };
 const uuid = () => crypto.randomUUID();
+const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const now = () => new Date().toISOString();
 
 let pg: TestPostgres;
@@ -49,18 +52,20 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  /** An onboarded, ENABLED package of `scope`'s project with a VNFD id and some files. */
+  /** An onboarded, ENABLED package of `scope`'s project with a VNFD id and some files (in the store's content store, as onboarding leaves them). */
   async function onboarded(scope: Scope, vnfdId: string, files: Record<string, Buffer> = {}): Promise<string> {
     const id = uuid();
     await createPackage(db, { id, projectId: scope.projectId, userDefinedData: {} });
     expect(await claimUpload(db, id)).toBe(true);
+    const index = [];
+    for (const [path, bytes] of Object.entries(files)) index.push({ path, ...await db.content.put(packageKeys.file(id, path), Readable.from([bytes]), { maxBytes: bytes.length }) });
     const result = await recordOnboarded(db, id, {
       vnfdId,
       fields: {
         vnfProvider: 'acme', vnfProductName: 'fw', vnfSoftwareVersion: '1.0', vnfdVersion: '1.0', checksum: { algorithm: 'SHA-256', hash: 'ab' },
         vnfd: { vnfdId, provider: 'acme', productName: 'fw', softwareVersion: '1.0', vnfdVersion: '1.0', flavours: {} }, vnfdFiles: ['Definitions/vnfd.yaml'], softwareImages: [], additionalArtifacts: [],
       },
-      files,
+      files: index,
     });
     expect(result).toEqual({});
     return id;
@@ -110,7 +115,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect((await packageById(db, id))?.onboardingState).toBe('PROCESSING');
     });
 
-    it('keep their files as bytes, read one, some, or the BaseHOT ones; a failed onboarding removes them', async () => {
+    it('index their files (bytes in the content store): read one, some, the BaseHOT ones, a range; a failed onboarding removes the index', async () => {
       const binary = crypto.randomBytes(4096);
       const id = await onboarded(A, 'vnfd-files', {
         'BaseHOT/simple/top.yaml': Buffer.from('heat_template_version: 2013-05-23'), 'BaseHOT/simple/nested/VDU1.yaml': Buffer.from('x: 1'),
@@ -122,6 +127,15 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect(await hasPackageFile(db, id, 'Definitions/other.yaml')).toBe(false);
       expect((await packageFiles(db, id, ['Definitions/vnfd.yaml', 'nope'])).map((f) => f.path)).toEqual(['Definitions/vnfd.yaml']);
       expect(Object.keys(await baseHotFiles(db, id)).sort()).toEqual(['BaseHOT/simple/nested/VDU1.yaml', 'BaseHOT/simple/top.yaml']);
+      // the index holds sizes and hashes; a read is capped; the artifact route streams ranges
+      expect((await packageFileIndex(db, id)).find((f) => f.path === 'Files/images/image.bin')).toEqual({ path: 'Files/images/image.bin', size: 4096, sha256: sha256(binary) });
+      await expect(packageFile(db, id, 'Files/images/image.bin', 4095)).rejects.toBeInstanceOf(FileTooLarge);
+      await expect(baseHotFiles(db, id, 10)).rejects.toBeInstanceOf(FileTooLarge);
+      const part = (await packageFileStream(db, id, 'Files/images/image.bin', { start: 100, end: 300 }))!;
+      const pieces: Buffer[] = [];
+      for await (const piece of part.stream) pieces.push(piece);
+      expect([part.size, Buffer.concat(pieces).equals(binary.subarray(100, 300))]).toEqual([4096, true]);
+      expect(await packageFileStream(db, id, 'missing')).toBeUndefined();
       const p = await packageById(db, id);
       expect(p).toMatchObject({ onboardingState: 'ONBOARDED', operationalState: 'ENABLED', vnfdId: 'vnfd-files', checksum: { algorithm: 'SHA-256', hash: 'ab' }, vnfdFiles: ['Definitions/vnfd.yaml'] });
 
@@ -134,7 +148,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       const first = await onboarded(A, 'vnfd-1', { 'a.txt': Buffer.from('1') });
       const twin = uuid();
       await createPackage(db, { id: twin, projectId: A.projectId, userDefinedData: {} });
-      const refused = await recordOnboarded(db, twin, { vnfdId: 'vnfd-1', fields: { vnfProvider: null, vnfProductName: null, vnfSoftwareVersion: null, vnfdVersion: null, checksum: null, vnfd: null, vnfdFiles: null, softwareImages: null, additionalArtifacts: null }, files: { 'b.txt': Buffer.from('2') } });
+      const refused = await recordOnboarded(db, twin, { vnfdId: 'vnfd-1', fields: { vnfProvider: null, vnfProductName: null, vnfSoftwareVersion: null, vnfdVersion: null, checksum: null, vnfd: null, vnfdFiles: null, softwareImages: null, additionalArtifacts: null }, files: [{ path: 'b.txt', size: 1, sha256: sha256(Buffer.from('2')) }] });
       expect(refused).toEqual({ twin: first });
       expect(await hasPackageFile(db, twin, 'b.txt')).toBe(false);
       const other = await onboarded(B, 'vnfd-1');

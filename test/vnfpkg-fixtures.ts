@@ -4,10 +4,15 @@
  * files and the real scripts/images; here the type files are copied from the
  * private registry sample and every other absent file gets a small stand-in.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { parse as parseYaml } from 'yaml';
 import { readFolderFiles, zipFiles } from '../samples/build';
+import { loadPackage, PACKAGE_LIMIT_DEFAULTS, readCsar, type Csar, type PackageLimits, type Vnfd } from '../vnfpkg';
+import { DirectoryContentStore, packageKeys, type ContentStore } from '../vnfpkg/content-store';
 
 export type PackageFiles = Record<string, Buffer>;
 
@@ -89,4 +94,39 @@ export function renameZipEntry(zip: Buffer, from: string, to: string): Buffer {
 
 export function sha256(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
+}
+
+/** One throw-away directory content store for the test process, removed when it exits. */
+let scratch: DirectoryContentStore | undefined;
+function scratchStore(): DirectoryContentStore {
+  if (!scratch) {
+    const dir = fs.mkdtempSync(join(os.tmpdir(), 'vnfpkg-test-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    scratch = new DirectoryContentStore(dir);
+  }
+  return scratch;
+}
+
+/** A zip as the API leaves it: uploaded into a content store (by default a throw-away directory one) under a new package id. */
+export async function uploaded(zip: Buffer, content: ContentStore = scratchStore()): Promise<{ content: ContentStore; packageId: string }> {
+  const packageId = randomUUID();
+  await content.put(packageKeys.zip(packageId), Readable.from([zip]), { maxBytes: Number.MAX_SAFE_INTEGER });
+  return { content, packageId };
+}
+
+/** readCsar as the worker runs it: the zip uploaded first, the files extracted beside it. */
+export async function readZip(zip: Buffer, limits: PackageLimits = PACKAGE_LIMIT_DEFAULTS): Promise<Csar> {
+  return readCsar(await uploaded(zip), limits);
+}
+
+/** loadPackage as the worker runs it, and a reader of the extracted files. */
+export async function loadZip(zip: Buffer, limits: PackageLimits = PACKAGE_LIMIT_DEFAULTS): Promise<{ csar: Csar; vnfd: Vnfd; file: (path: string) => Promise<Buffer> }> {
+  const pkg = await uploaded(zip);
+  const { csar, vnfd } = await loadPackage(pkg, limits);
+  const file = async (path: string) => {
+    const bytes = await pkg.content.getBuffer(packageKeys.file(pkg.packageId, path), Number.MAX_SAFE_INTEGER);
+    if (!bytes) throw new Error(`${path} was not extracted`);
+    return bytes;
+  };
+  return { csar, vnfd, file };
 }

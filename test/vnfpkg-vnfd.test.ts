@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadPackage, PackageError, type Vnfd } from '../vnfpkg';
+import { PackageError, type Vnfd } from '../vnfpkg';
 import { sizeIn } from '../vnfpkg/scalar-units';
-import { TACKER_SAMPLES, tackerSampleFiles, tackerSampleZip, zipFiles, type PackageFiles } from './vnfpkg-fixtures';
+import { loadZip, TACKER_SAMPLES, tackerSampleFiles, tackerSampleZip, zipFiles, type PackageFiles } from './vnfpkg-fixtures';
 
 const V2_TOP = 'Definitions/v2_sample3_top.vnfd.yaml';
 const V2_DF = 'Definitions/v2_sample3_df_simple.yaml';
@@ -14,9 +14,9 @@ function sampleWith(name: string, edits: Record<string, (text: string) => string
   return files;
 }
 
-function vnfdRejection(files: PackageFiles): string {
+async function vnfdRejection(files: PackageFiles): Promise<string> {
   try {
-    loadPackage(zipFiles(files));
+    await loadZip(zipFiles(files));
   } catch (err) {
     expect(err).toBeInstanceOf(PackageError);
     return (err as PackageError).reason;
@@ -28,8 +28,8 @@ function vnfdRejection(files: PackageFiles): string {
 const PACKAGES = readdirSync(TACKER_SAMPLES).filter((name) => existsSync(join(TACKER_SAMPLES, name, 'TOSCA-Metadata')));
 
 describe('every Tacker sample package loads', () => {
-  it.each(PACKAGES)('%s', (name) => {
-    const { csar, vnfd } = loadPackage(tackerSampleZip(name));
+  it.each(PACKAGES)('%s', async (name) => {
+    const { csar, vnfd } = await loadZip(tackerSampleZip(name));
     expect(vnfd.vnfdId).toMatch(/^[0-9a-f-]{36}$/);
     expect(Object.keys(vnfd.flavours).length).toBeGreaterThan(0);
     for (const flavour of Object.values(vnfd.flavours)) {
@@ -41,11 +41,11 @@ describe('every Tacker sample package loads', () => {
 
 describe('v2_userdata_standard', () => {
   let vnfd: Vnfd;
-  beforeAll(() => {
-    vnfd = loadPackage(tackerSampleZip('v2_userdata_standard')).vnfd;
+  beforeAll(async () => {
+    vnfd = (await loadZip(tackerSampleZip('v2_userdata_standard'))).vnfd;
   });
 
-  it('reads the VNF identity', () => {
+  it('reads the VNF identity', async () => {
     expect(vnfd).toMatchObject({
       vnfdId: 'b1bb0ce7-ebca-4fa7-95ed-4840d7000000',
       provider: 'Company',
@@ -57,7 +57,7 @@ describe('v2_userdata_standard', () => {
     expect(Object.keys(vnfd.flavours)).toEqual(['simple']);
   });
 
-  it('reads VDUs, storage, CPs and virtual links', () => {
+  it('reads VDUs, storage, CPs and virtual links', async () => {
     const simple = vnfd.flavours.simple;
     expect(simple.sourceFile).toBe(V2_DF);
     expect(simple.description).toBe('A simple flavour');
@@ -96,7 +96,7 @@ describe('v2_userdata_standard', () => {
     });
   });
 
-  it('reads scaling and instantiation-level policies', () => {
+  it('reads scaling and instantiation-level policies', async () => {
     const simple = vnfd.flavours.simple;
     expect(simple.scalingAspects).toEqual({
       VDU1_scale: { id: 'VDU1_scale', name: 'VDU1_scale', description: 'VDU1 scaling aspect', maxScaleLevel: 2, stepDeltas: ['delta_1'] },
@@ -116,7 +116,7 @@ describe('v2_userdata_standard', () => {
     });
   });
 
-  it('resolves "../Scripts/x.py" hooks relative to the df file', () => {
+  it('resolves "../Scripts/x.py" hooks relative to the df file', async () => {
     const hooks = vnfd.flavours.simple.hooks;
     expect(Object.keys(hooks).sort()).toEqual([
       'change_external_connectivity_end', 'change_external_connectivity_start',
@@ -131,8 +131,8 @@ describe('v2_userdata_standard', () => {
 });
 
 describe('v2_userdata_standard_change_vnfpkg', () => {
-  it('puts the image artifact on VDU1 and not on the storage', () => {
-    const { vnfd } = loadPackage(tackerSampleZip('v2_userdata_standard_change_vnfpkg'));
+  it('puts the image artifact on VDU1 and not on the storage', async () => {
+    const { vnfd } = await loadZip(tackerSampleZip('v2_userdata_standard_change_vnfpkg'));
     const simple = vnfd.flavours.simple;
     expect(simple.vdus.VDU1.swImage).toMatchObject({ name: 'VDU1-image', file: 'Files/images/cirros-0.5.2-x86_64-disk.img' });
     expect(simple.storages['VDU2-VirtualStorage'].swImage?.file).toBeUndefined();
@@ -141,11 +141,11 @@ describe('v2_userdata_standard_change_vnfpkg', () => {
 
 describe('kubernetes_vnf_package', () => {
   let vnfd: Vnfd;
-  beforeAll(() => {
-    vnfd = loadPackage(tackerSampleZip('kubernetes_vnf_package')).vnfd;
+  beforeAll(async () => {
+    vnfd = (await loadZip(tackerSampleZip('kubernetes_vnf_package'))).vnfd;
   });
 
-  it('has one flavour per df file', () => {
+  it('has one flavour per df file', async () => {
     expect(vnfd.vnfdId).toBe('b1db0ce7-ebca-1fb7-95ed-4840d70a1163');
     expect(Object.fromEntries(Object.values(vnfd.flavours).map((f) => [f.flavourId, f.sourceFile]))).toEqual({
       simple: 'Definitions/sample_kubernetes_df_simple.yaml',
@@ -154,7 +154,7 @@ describe('kubernetes_vnf_package', () => {
     });
   });
 
-  it('reads flavour-specific VDU profiles, sizes and levels', () => {
+  it('reads flavour-specific VDU profiles, sizes and levels', async () => {
     const { simple, complex } = vnfd.flavours;
     expect(simple.vdus.masterNode).toMatchObject({ minInstances: 1, maxInstances: 3 });
     expect(complex.vdus.masterNode).toMatchObject({
@@ -173,7 +173,7 @@ describe('kubernetes_vnf_package', () => {
     expect(complex.vduInstantiationLevels.masterNode).toEqual({ instantiation_level_1: 3, instantiation_level_2: 5 });
   });
 
-  it('resolves "Scripts/x.py" hooks relative to the package root', () => {
+  it('resolves "Scripts/x.py" hooks relative to the package root', async () => {
     for (const flavour of Object.values(vnfd.flavours)) {
       expect(Object.keys(flavour.hooks).sort()).toEqual([
         'heal_end', 'heal_start', 'instantiate_end', 'scale_end', 'scale_start', 'terminate_end',
@@ -184,8 +184,8 @@ describe('kubernetes_vnf_package', () => {
 });
 
 describe('private_registry_vnf_package', () => {
-  it('binds instantiate_end and heal_end to the mgmt driver script', () => {
-    const { vnfd } = loadPackage(tackerSampleZip('private_registry_vnf_package'));
+  it('binds instantiate_end and heal_end to the mgmt driver script', async () => {
+    const { vnfd } = await loadZip(tackerSampleZip('private_registry_vnf_package'));
     const simple = vnfd.flavours.simple;
     expect(vnfd.productName).toBe('Sample Private registry VNF');
     expect(simple.hooks).toEqual({
@@ -198,11 +198,11 @@ describe('private_registry_vnf_package', () => {
 });
 
 describe('VNF identity from type defaults', () => {
-  it('falls back to the derived type\'s property defaults', () => {
+  it('falls back to the derived type\'s property defaults', async () => {
     const files = sampleWith('v2_userdata_standard', {
       [V2_TOP]: (t) => t.replace(/^ {8}(descriptor_id|provider|product_name):.*\n/gm, ''),
     });
-    const { vnfd } = loadPackage(zipFiles(files));
+    const { vnfd } = await loadZip(zipFiles(files));
     expect(vnfd).toMatchObject({ vnfdId: 'b1bb0ce7-ebca-4fa7-95ed-4840d7000000', provider: 'Company', productName: 'Sample VNF' });
   });
 });
@@ -210,85 +210,85 @@ describe('VNF identity from type defaults', () => {
 describe('invalid VNFDs are rejected', () => {
   const v2 = (edits: Record<string, (text: string) => string>) => vnfdRejection(sampleWith('v2_userdata_standard', edits));
 
-  it('without a VNF node', () => {
+  it('without a VNF node', async () => {
     const noVnf = (t: string) => t.replace(/type: company\.provider\.VNF/g, 'type: company.provider.Other');
-    expect(v2({ [V2_TOP]: noVnf, [V2_DF]: noVnf })).toBe(
+    expect(await v2({ [V2_TOP]: noVnf, [V2_DF]: noVnf })).toBe(
       `${V2_TOP}: no node template of type tosca.nodes.nfv.VNF (or a type derived from it)`,
     );
   });
 
-  it('without a flavour', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace('  substitution_mappings:', '  unused_mappings:') })).toBe(
+  it('without a flavour', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace('  substitution_mappings:', '  unused_mappings:') })).toBe(
       `${V2_TOP}: the VNFD defines no deployment flavour (no imported file has topology_template.substitution_mappings)`,
     );
   });
 
-  it('with a CP bound to an unknown VDU', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace('- virtual_binding: VDU1', '- virtual_binding: VDU9') })).toBe(
+  it('with a CP bound to an unknown VDU', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace('- virtual_binding: VDU1', '- virtual_binding: VDU9') })).toBe(
       `${V2_DF}: node VDU1_CP1: virtual_binding "VDU9" is not a VDU of this flavour`,
     );
   });
 
-  it('with a CP on an unknown virtual link', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace('- virtual_link: internalVL2', '- virtual_link: internalVL9') })).toBe(
+  it('with a CP on an unknown virtual link', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace('- virtual_link: internalVL2', '- virtual_link: internalVL9') })).toBe(
       `${V2_DF}: node VDU1_CP3: virtual_link "internalVL9" is not a VnfVirtualLink of this flavour`,
     );
   });
 
-  it('with a policy targeting an unknown VDU', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace('targets: [ VDU2 ]', 'targets: [ VDU7 ]') })).toBe(
+  it('with a policy targeting an unknown VDU', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace('targets: [ VDU2 ]', 'targets: [ VDU7 ]') })).toBe(
       `${V2_DF}: policy VDU2_initial_delta: targets "VDU7", which is not a VDU of this flavour`,
     );
   });
 
-  it('with an instantiation level referring to an unknown aspect', () => {
+  it('with an instantiation level referring to an unknown aspect', async () => {
     const edit = (t: string) => t.replace(/VDU1_scale:\n( +)scale_level: 1/, 'VDU9_scale:\n$1scale_level: 1');
-    expect(v2({ [V2_DF]: edit })).toBe(
+    expect(await v2({ [V2_DF]: edit })).toBe(
       `${V2_DF}: policy instantiation_levels: level instantiation_level_2: refers to scaling aspect "VDU9_scale", which no ScalingAspects policy of this flavour declares`,
     );
   });
 
-  it('with scaling deltas for an unknown aspect', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace('aspect: VDU1_scale', 'aspect: VDU3_scale') })).toMatch(
+  it('with scaling deltas for an unknown aspect', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace('aspect: VDU1_scale', 'aspect: VDU3_scale') })).toMatch(
       /policy VDU1_scaling_aspect_deltas: refers to scaling aspect "VDU3_scale"/,
     );
   });
 
-  it('with a VDU level the InstantiationLevels policy does not declare', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace(/instantiation_level_2:\n( +)number_of_instances: 2/, 'instantiation_level_9:\n$1number_of_instances: 2') }))
+  it('with a VDU level the InstantiationLevels policy does not declare', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace(/instantiation_level_2:\n( +)number_of_instances: 2/, 'instantiation_level_9:\n$1number_of_instances: 2') }))
       .toBe(`${V2_DF}: policy VDU1_instantiation_levels: refers to instantiation level "instantiation_level_9", which no InstantiationLevels policy of this flavour declares`);
   });
 
-  it('with a VDU missing its vdu_profile', () => {
+  it('with a VDU missing its vdu_profile', async () => {
     const edit = (t: string) => t.replace(/ +vdu_profile:\n +min_number_of_instances: 1\n +max_number_of_instances: 3\n/, '');
-    expect(v2({ [V2_DF]: edit })).toBe(`${V2_DF}: node VDU1: VDU has no properties.vdu_profile (min/max number of instances)`);
+    expect(await v2({ [V2_DF]: edit })).toBe(`${V2_DF}: node VDU1: VDU has no properties.vdu_profile (min/max number of instances)`);
   });
 
-  it('with a hook artifact file missing from the package', () => {
+  it('with a hook artifact file missing from the package', async () => {
     const files = tackerSampleFiles('v2_userdata_standard');
     delete files['Scripts/sample_script.py'];
-    expect(vnfdRejection(files)).toBe(
+    expect(await vnfdRejection(files)).toBe(
       `${V2_DF}: node VNF: artifact sample-script: artifact file "../Scripts/sample_script.py" is not in the package` +
       ' (looked for Scripts/sample_script.py)',
     );
   });
 
-  it('with a hook naming an undefined artifact', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace('heal_end:\n            implementation: sample-script', 'heal_end:\n            implementation: nope') }))
+  it('with a hook naming an undefined artifact', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace('heal_end:\n            implementation: sample-script', 'heal_end:\n            implementation: nope') }))
       .toBe(`${V2_DF}: node VNF: interfaces.Vnflcm.heal_end uses artifact "nope", which the node does not define under artifacts`);
   });
 
-  it('with two df files declaring the same flavour', () => {
+  it('with two df files declaring the same flavour', async () => {
     const files = sampleWith('kubernetes_vnf_package', {
       'Definitions/sample_kubernetes_df_complex.yaml': (t) => t.replace('flavour_id: complex', 'flavour_id: simple'),
     });
-    expect(vnfdRejection(files)).toBe(
+    expect(await vnfdRejection(files)).toBe(
       'Flavour "simple" is defined twice: in Definitions/sample_kubernetes_df_simple.yaml and in Definitions/sample_kubernetes_df_complex.yaml',
     );
   });
 
-  it('with a size that has no unit', () => {
-    expect(v2({ [V2_DF]: (t) => t.replace('virtual_mem_size: 512 MB', 'virtual_mem_size: 512') })).toBe(
+  it('with a size that has no unit', async () => {
+    expect(await v2({ [V2_DF]: (t) => t.replace('virtual_mem_size: 512 MB', 'virtual_mem_size: 512') })).toBe(
       `${V2_DF}: node VDU1: virtual_memory.virtual_mem_size must be a size such as "512 MB" or "4 GB", got 512`,
     );
   });

@@ -9,7 +9,7 @@ import { isUrl, resolveFrom, toPackagePath } from './package-path';
  * external artifact and has no package path (returns undefined).
  */
 export function resolveArtifactFile(
-  files: Record<string, Buffer>,
+  files: Readonly<Record<string, unknown>>,
   vnfdFile: string,
   file: string,
   where: string,

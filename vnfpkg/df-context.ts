@@ -2,7 +2,8 @@ import type { ToscaTypes } from './tosca-types';
 
 /** What the node and policy readers need to know about the df file they read. */
 export interface DfContext {
-  files: Record<string, Buffer>;
+  /** The package's files (which exist; their content is not read here). */
+  files: Readonly<Record<string, unknown>>;
   /** Package path of the df file being read; artifact paths resolve from it. */
   file: string;
   types: ToscaTypes;

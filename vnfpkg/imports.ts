@@ -3,23 +3,33 @@ import { isUrl, resolveFrom } from './package-path';
 import { parseYamlFile } from './yaml-file';
 import { isMap, optList } from './yaml-values';
 
+/** The VNFD's files read so far, and how to read one more (from the content store, within the package's budget). */
+export interface VnfdFileReader {
+  /** Whether the package has this file. */
+  has(path: string): boolean;
+  load(path: string): Promise<Buffer>;
+}
+
 /**
  * Follows `imports:` from the entry definitions through every imported file
  * and returns their package paths (entry first, each file once, depth-first
- * in import order). Imports resolve relative to the importing file's folder
+ * in import order) with their contents: the only files of the package read
+ * into memory. Imports resolve relative to the importing file's folder
  * and must stay inside the package: the orchestrator never fetches type
  * definitions from the network, so even the ETSI SOL001 type files have to
  * be shipped in the package (Tacker's sample build copies them in).
  */
-export function collectVnfdFiles(files: Record<string, Buffer>, entryDefinitions: string): string[] {
-  const visited: string[] = [];
-  const visit = (path: string) => {
-    if (visited.includes(path)) return;
-    visited.push(path);
-    for (const name of importNames(files, path)) visit(resolveImport(files, path, name));
+export async function collectVnfdFiles(reader: VnfdFileReader, entryDefinitions: string): Promise<{ paths: string[]; texts: Record<string, Buffer> }> {
+  const paths: string[] = [];
+  const texts: Record<string, Buffer> = {};
+  const visit = async (path: string) => {
+    if (paths.includes(path)) return;
+    paths.push(path);
+    texts[path] = await reader.load(path);
+    for (const name of importNames(texts, path)) await visit(resolveImport(reader, path, name));
   };
-  visit(entryDefinitions);
-  return visited;
+  await visit(entryDefinitions);
+  return { paths, texts };
 }
 
 /** The file names in a YAML file's `imports:` list. */
@@ -47,7 +57,7 @@ function importFileName(item: unknown): string | undefined {
   return isMap(only) && typeof only.file === 'string' ? only.file : undefined;
 }
 
-function resolveImport(files: Record<string, Buffer>, importer: string, name: string): string {
+function resolveImport(reader: VnfdFileReader, importer: string, name: string): string {
   if (isUrl(name)) {
     throw new PackageError(
       `${importer} imports "${name}" from the network; remote imports are not supported, include the file in the package`,
@@ -57,7 +67,7 @@ function resolveImport(files: Record<string, Buffer>, importer: string, name: st
   if (path === undefined) {
     throw new PackageError(`${importer} imports "${name}", which resolves outside the package`);
   }
-  if (files[path] === undefined) {
+  if (!reader.has(path)) {
     const hint = /^etsi_nfv_sol001_/.test(name.split('/').pop() ?? '')
       ? ' (the ETSI SOL001 type files must be included in the package)'
       : '';

@@ -1,7 +1,9 @@
 /**
  * What a package may make the worker hold: a zip bomb, a zip of a million
  * entries or a VNFD asking for a million VNFCs fails onboarding with a
- * PackageError naming the limit, instead of exhausting the worker.
+ * PackageError naming the limit, instead of exhausting the worker. Files
+ * are streamed into the content store; only TOSCA.meta and the VNFD's
+ * YAML files are read into memory (vnfdFileBytes).
  */
 export interface PackageLimits {
   /** Sum of the inflated entries (bytes actually produced, not declared). */
@@ -12,6 +14,8 @@ export interface PackageLimits {
   entries: number;
   /** The VNFD model as stored (JSON bytes). */
   vnfdBytes: number;
+  /** TOSCA.meta and the VNFD's YAML files (entry and imports) together: the only files onboarding reads into memory. */
+  vnfdFileBytes: number;
   /** Instances of one VDU anywhere in a flavour. */
   vduInstances: number;
 }
@@ -21,6 +25,7 @@ export const PACKAGE_LIMIT_DEFAULTS: PackageLimits = {
   ratio: 200,
   entries: 10_000,
   vnfdBytes: 4 * 1024 * 1024,
+  vnfdFileBytes: 16 * 1024 * 1024,
   vduInstances: 100,
 };
 

@@ -1,8 +1,5 @@
 /** SOL005 VnfPkgInfo parts derived once at onboarding: softwareImages and additionalArtifacts. */
-import crypto from 'node:crypto';
 import type { SwImage, Vnfd } from './vnfd-model';
-
-const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 export function softwareImages(vnfd: Vnfd): Record<string, unknown>[] {
   const seen = new Map<string, Record<string, unknown>>();
@@ -22,10 +19,10 @@ export function softwareImages(vnfd: Vnfd): Record<string, unknown>[] {
 }
 
 /** Every file that is not metadata, a VNFD yaml or a software image. */
-export function additionalArtifacts(files: Record<string, Buffer>, vnfdFiles: string[], images: Record<string, unknown>[]): Record<string, unknown>[] {
+export function additionalArtifacts(files: Record<string, { sha256: string }>, vnfdFiles: string[], images: Record<string, unknown>[]): Record<string, unknown>[] {
   const skip = new Set([...vnfdFiles, ...images.map((i) => String(i.imagePath))]);
   return Object.keys(files)
     .filter((p) => !p.startsWith('TOSCA-Metadata/') && !skip.has(p))
     .sort()
-    .map((artifactPath) => ({ artifactPath, checksum: { algorithm: 'SHA-256', hash: sha256(files[artifactPath]) }, metadata: {} }));
+    .map((artifactPath) => ({ artifactPath, checksum: { algorithm: 'SHA-256', hash: files[artifactPath].sha256 }, metadata: {} }));
 }

@@ -16,9 +16,9 @@ import { isMap, type YamlMap } from './yaml-values';
  * refers to things it does not define.
  */
 export function buildVnfd(csar: Csar): Vnfd {
-  const docs = new Map(csar.vnfdFiles.map((path) => [path, parseYamlFile(csar.files, path)] as const));
+  const docs = new Map(csar.vnfdFiles.map((path) => [path, parseYamlFile(csar.texts, path)] as const));
   const types = new ToscaTypes([...docs.values()]);
-  const top = docs.get(csar.entryDefinitions) ?? parseYamlFile(csar.files, csar.entryDefinitions);
+  const top = docs.get(csar.entryDefinitions) ?? parseYamlFile(csar.texts, csar.entryDefinitions);
   const dfFiles = flavourFiles(csar, docs, types);
 
   // The identity lives on the top file's VNF node; a df file's VNF node is the fallback.

@@ -1,93 +1,68 @@
-import AdmZip from 'adm-zip';
-import zlib from 'node:zlib';
-import { PACKAGE_LIMIT_DEFAULTS, RATIO_FREE_BYTES, type PackageLimits } from './package-limits';
+/**
+ * A package zip's entries, read from its central directory and checked
+ * before any entry's data is touched: the entry count (before an entry is
+ * built), then every name. An absolute name or one with '..' segments
+ * (zip-slip) rejects the whole package rather than being silently
+ * rewritten, because such a package is either broken or hostile.
+ */
+import yauzl from 'yauzl';
 import { PackageError } from './package-error';
 import { toPackagePath } from './package-path';
+import { keyProblem, packageKeys } from './content-store';
+import type { PackageLimits } from './package-limits';
+import { unreadable } from './zip-source';
 
-const STORED = 0;
-const DEFLATED = 8;
+export interface ZipFileEntry {
+  /** Normalized package path ("Definitions/x.yaml"). */
+  path: string;
+  /** The name as the zip has it, for messages. */
+  rawName: string;
+  entry: yauzl.Entry;
+}
 
-/**
- * Unpacks a package zip into memory, keyed by normalized package path.
- * Entry names are checked before anything else looks at them: an absolute
- * name or one with '..' segments (zip-slip) rejects the whole package rather
- * than being silently rewritten, because such a package is either broken or
- * hostile.
- *
- * Sizes are enforced while inflating (zlib's maxOutputLength), on the bytes
- * actually produced: the entry count before the entries are read, each
- * entry's ratio, and the running total. Declared sizes are only checked
- * for consistency afterwards.
- */
-export function unzipPackage(zip: Buffer, limits: Pick<PackageLimits, 'unzippedBytes' | 'ratio' | 'entries'> = PACKAGE_LIMIT_DEFAULTS): Record<string, Buffer> {
-  let entries: AdmZip.IZipEntry[];
-  try {
-    const archive = new AdmZip(zip, { readEntries: false });
-    // The central directory's count, before adm-zip builds an object per entry.
-    const declared = archive.getEntryCount();
-    if (declared > limits.entries) throw tooManyEntries(declared, limits.entries);
-    entries = archive.getEntries();
-  } catch (err) {
-    if (err instanceof PackageError) throw err;
-    throw new PackageError(`The package is not a readable zip file (${errorText(err)})`);
-  }
-  if (entries.length > limits.entries) throw tooManyEntries(entries.length, limits.entries);
+/** Files go to the content store as "<packageId>/files/<path>": a name no such key can hold is refused here. */
+const SOME_PACKAGE_ID = '00000000-0000-0000-0000-000000000000';
 
-  const files: Record<string, Buffer> = {};
-  let total = 0;
-  for (const entry of entries) {
-    const rawName = entry.entryName;
+/** The file entries (directories are checked, then left out), in the zip's order. */
+export async function listEntries(zip: yauzl.ZipFile, limits: Pick<PackageLimits, 'entries'>): Promise<ZipFileEntry[]> {
+  // The end record's count, before yauzl reads (and we build) a single entry.
+  if (zip.entryCount > limits.entries) throw tooManyEntries(zip.entryCount, limits.entries);
+  const files: ZipFileEntry[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < zip.entryCount; i++) {
+    const entry = await nextEntry(zip);
+    const rawName = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
     if (hasUnsafeSegments(rawName)) {
       throw new PackageError(
         `Zip entry "${rawName}" is an absolute path or contains '..'; package entries must be relative paths inside the package`,
       );
     }
-    if (entry.isDirectory) continue;
+    if (rawName.replace(/\\/g, '/').endsWith('/')) continue; // a directory
     const path = toPackagePath(rawName);
-    if (path === undefined) throw new PackageError(`Zip entry "${rawName}" is not a valid file name`);
-    if (path in files) throw new PackageError(`Zip entry "${rawName}" appears more than once in the package`);
-    const data = inflateEntry(entry, limits, limits.unzippedBytes - total);
-    total += data.length;
-    files[path] = data;
+    if (path === undefined || keyProblem(packageKeys.file(SOME_PACKAGE_ID, path))) throw new PackageError(`Zip entry "${rawName}" is not a valid file name`);
+    if (seen.has(path)) throw new PackageError(`Zip entry "${rawName}" appears more than once in the package`);
+    seen.add(path);
+    files.push({ path, rawName, entry });
+  }
+  // A file cannot also be a folder of other files (Files/a and Files/a/b): no file system could hold both.
+  for (const f of files) {
+    const parts = f.path.split('/');
+    for (let n = 1; n < parts.length; n++) {
+      const folder = parts.slice(0, n).join('/');
+      if (seen.has(folder)) throw new PackageError(`Zip entry "${f.rawName}" is inside "${folder}", which is a file of the package too`);
+    }
   }
   return files;
 }
 
-/** One entry's bytes, never more than its ratio allows or the total has left. */
-function inflateEntry(entry: AdmZip.IZipEntry, limits: Pick<PackageLimits, 'unzippedBytes' | 'ratio'>, totalLeft: number): Buffer {
-  const name = entry.entryName;
-  const { method, encrypted, crc, size } = entry.header;
-  if (encrypted) throw new PackageError(`Zip entry "${name}" is encrypted`);
-  let compressed: Buffer;
-  try {
-    compressed = entry.getCompressedData();
-  } catch (err) {
-    throw new PackageError(`Zip entry "${name}" cannot be extracted (${errorText(err)})`);
-  }
-  const byRatio = Math.max(limits.ratio * compressed.length, RATIO_FREE_BYTES);
-  const cap = Math.min(byRatio, totalLeft);
-  const overCap = () => (cap === totalLeft
-    ? new PackageError(`The package inflates to more than ${limits.unzippedBytes} bytes (PACKAGE_MAX_UNZIPPED_BYTES); stopped at zip entry "${name}"`)
-    : new PackageError(`Zip entry "${name}" inflates more than ${limits.ratio} times its compressed size of ${compressed.length} bytes (PACKAGE_MAX_RATIO): a zip bomb?`));
-  let data: Buffer;
-  if (method === STORED) {
-    if (compressed.length > cap) throw overCap();
-    data = Buffer.from(compressed);
-  } else if (method === DEFLATED) {
-    if (cap <= 0) throw overCap();
-    try {
-      data = zlib.inflateRawSync(compressed, { maxOutputLength: cap });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw overCap();
-      throw new PackageError(`Zip entry "${name}" cannot be extracted (${errorText(err)})`);
-    }
-  } else {
-    throw new PackageError(`Zip entry "${name}" uses compression method ${method}; only stored and deflated entries are supported`);
-  }
-  if (data.length !== size || zlib.crc32(data) !== crc) {
-    throw new PackageError(`Zip entry "${name}" cannot be extracted (its size or CRC does not match the zip's directory)`);
-  }
-  return data;
+/** The next central directory record, as a promise (yauzl emits it). */
+function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry> {
+  return new Promise((resolve, reject) => {
+    const onEntry = (entry: yauzl.Entry) => { zip.off('error', onError); resolve(entry); };
+    const onError = (err: unknown) => { zip.off('entry', onEntry); reject(unreadable(err)); };
+    zip.once('entry', onEntry).once('error', onError);
+    zip.readEntry();
+  });
 }
 
 function tooManyEntries(count: number, max: number): PackageError {
@@ -102,8 +77,4 @@ function hasUnsafeSegments(name: string): boolean {
     slashed.includes('\0') ||
     slashed.split('/').includes('..')
   );
-}
-
-function errorText(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/^ADM-ZIP:\s*/, '');
 }

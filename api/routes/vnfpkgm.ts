@@ -1,10 +1,9 @@
 /** SOL005 VNF package management: /vnfpkgm/v1. Onboarding runs as a workflow. */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import AdmZip from 'adm-zip';
-import { PackageStore, TooLarge } from '../../vnfpkg/package-store';
+import { packageKeys, TooLarge } from '../../vnfpkg/content-store';
+import { artifactType, receiveBody, sendContent } from '../content-response';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound } from '../errors';
 import { parse } from '../../common/validate';
@@ -12,14 +11,13 @@ import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnf
 import { packageView } from '../views';
 import { filterRows } from './filter';
 import { claimUpload, createPackage, deletePackage, findPackage, listPackages, modifyPackage, NoPackage, unclaimUpload } from '../../common/db/repos/packages';
-import { packageFile, packageFiles } from '../../common/db/repos/package-files';
+import { packageFileStream, packageFiles } from '../../common/db/repos/package-files';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
 import { authorize } from './authorize';
 
 export function vnfpkgmRouter(ctx: ApiContext): Router {
   const { db } = ctx;
-  const store = new PackageStore(ctx.cfg.packageStoreDir);
   const maxPackageBytes = ctx.cfg.limits.packageBytes;
   const tooLarge = () => new HttpError(413, `the package is larger than ${maxPackageBytes} bytes (PACKAGE_MAX_BYTES)`);
   const r = Router();
@@ -80,39 +78,35 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     }
     if (['UPLOADING', 'PROCESSING'].includes(p.onboardingState)) throw conflict(`VNF package ${p.id} is ${p.onboardingState}`);
     await deletePackage(db, p.id);
-    try { store.remove(p.id); } catch (e) { ctx.log.warn({ packageId: p.id, err: (e as Error).message }, 'could not remove the package file'); }
+    // After the row: a package is never without the content it lists. Should this fail, the content stays, unreachable, and is logged.
+    try { await db.content.deletePrefix(packageKeys.all(p.id)); } catch (e) { ctx.log.warn({ packageId: p.id, err: (e as Error).message }, 'could not remove the package content'); }
     res.status(204).end();
   });
 
   /**
-   * The body goes to a temporary file first (at most PACKAGE_MAX_BYTES); only
-   * a complete upload moves the package CREATED -> PROCESSING, in the same
-   * transaction that puts the file in place. Any failure before leaves it
-   * CREATED, with no file, so the caller can PUT again.
+   * The body streams into the content store (at most PACKAGE_MAX_BYTES); only
+   * a complete upload moves the package CREATED -> PROCESSING, just before
+   * the zip becomes visible under its key. Any failure before leaves it
+   * CREATED, with no zip, so the caller can PUT again.
    */
   r.put('/vnf_packages/:id/package_content', write, async (req, res) => {
     const p = await load(res, id(req));
     const notCreated = (state: string) => conflict(`VNF package ${p.id} is ${state}; content can only be uploaded in CREATED`);
     if (p.onboardingState !== 'CREATED') throw notCreated(p.onboardingState);
     if (Number(req.get('content-length') ?? 0) > maxPackageBytes) throw tooLarge();
-    let upload: { file: string; bytes: number };
+    let claimed = false;
     try {
-      upload = await store.receive(p.id, req, maxPackageBytes);
+      await receiveBody(req, (body) => db.content.put(packageKeys.zip(p.id), body, {
+        maxBytes: maxPackageBytes,
+        beforeCommit: async ({ size }) => {
+          if (size === 0) throw badRequest('package_content: the request body must be the zip file');
+          if (!(await claimUpload(db, p.id))) throw notCreated((await load(res, p.id)).onboardingState);
+          claimed = true;
+        },
+      }));
     } catch (e) {
-      if (e instanceof TooLarge) throw tooLarge();
-      throw e;
-    }
-    try {
-      if (upload.bytes === 0) throw badRequest('package_content: the request body must be the zip file');
-      if (!(await claimUpload(db, p.id))) throw notCreated((await load(res, p.id)).onboardingState);
-      try {
-        store.commit(upload.file, p.id);
-      } catch (e) {
-        await unclaimUpload(db, p.id); // no file in place: CREATED again, the caller can PUT again
-        throw e;
-      }
-    } finally {
-      fs.rmSync(upload.file, { force: true });
+      if (claimed) await unclaimUpload(db, p.id); // claimed, but the zip could not be put in place: CREATED again, the caller can PUT again
+      throw e instanceof TooLarge ? tooLarge() : e;
     }
     try {
       await ctx.temporal.workflow.start('onboard', {
@@ -120,7 +114,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
       });
     } catch (e) {
       await unclaimUpload(db, p.id);
-      store.remove(p.id);
+      await db.content.delete(packageKeys.zip(p.id));
       throw new HttpError(503, `the workflow engine is unavailable (${(e as Error).message}); upload again later`);
     }
     res.status(202).end();
@@ -129,14 +123,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   r.get('/vnf_packages/:id/package_content', read, async (req, res) => {
     const p = await load(res, id(req));
     requireOnboarded(p);
-    let file: fs.ReadStream;
-    try {
-      file = await openStream(store.pathOf(p.id));
-    } catch {
-      throw notFound(`VNF package ${p.id} has no content`);
-    }
-    res.type('application/zip');
-    await pipeline(file, res).catch(() => res.destroy()); // the caller went away mid-download
+    await sendContent(req, res, 'application/zip', `VNF package ${p.id} has no content`, (range) => db.content.get(packageKeys.zip(p.id), range));
   });
 
   r.get('/vnf_packages/:id/vnfd', read, async (req, res) => {
@@ -159,20 +146,11 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   r.get('/vnf_packages/:id/artifacts/*artifactPath', read, async (req, res) => {
     const p = await load(res, id(req));
     requireOnboarded(p);
-    const parts = (req.params as unknown as { artifactPath: string[] }).artifactPath;
-    const path = parts.join('/');
-    const content = await packageFile(db, p.id, path);
-    if (!content) throw notFound(`artifact ${path} not found in VNF package ${p.id}`);
-    res.type('application/octet-stream').send(content);
+    // Express 5 gives a wildcard's segments as an array (its types say string)
+    const parts: unknown = (req.params as Record<string, unknown>).artifactPath;
+    const path = Array.isArray(parts) ? parts.join('/') : String(parts);
+    await sendContent(req, res, artifactType(path), `artifact ${path} not found in VNF package ${p.id}`, (range) => packageFileStream(db, p.id, path, range));
   });
 
   return r;
-}
-
-/** A read stream once the file is open (so a missing file is an error here, not mid-response). */
-function openStream(file: string): Promise<fs.ReadStream> {
-  return new Promise((resolve, reject) => {
-    const stream = fs.createReadStream(file);
-    stream.once('open', () => resolve(stream)).once('error', reject);
-  });
 }

@@ -6,7 +6,7 @@
  * the repositories are written once. Migrations: drizzle-pg/.
  */
 import { sql } from 'drizzle-orm';
-import { pgTable, text, boolean, integer, jsonb, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
+import { pgTable, text, boolean, jsonb, bigint, integer, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
 
 import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 import type { Vnfd } from '../../vnfpkg/vnfd-model';
@@ -71,8 +71,26 @@ export const vnfPackages = pgTable('vnf_packages', {
 export const vnfPackageFiles = pgTable('vnf_package_files', {
   packageId: text('package_id').notNull().references(() => vnfPackages.id, { onDelete: 'cascade' }),
   path: text('path').notNull(),
-  content: bytea('content').notNull(),
+  legacyContent: bytea('content'),
+  size: bigint('size', { mode: 'number' }),
+  sha256: text('sha256'),
 }, (t) => [primaryKey({ columns: [t.packageId, t.path] })]);
+
+export const contentObjects = pgTable('content_objects', {
+  key: text('key').primaryKey(),
+  objectId: text('object_id').notNull(),
+  size: bigint('size', { mode: 'number' }).notNull(),
+  chunkSize: integer('chunk_size').notNull(),
+  sha256: text('sha256').notNull(),
+  createdAt: text('created_at').notNull(),
+}, (t) => [uniqueIndex('content_objects_object_id').on(t.objectId)]);
+
+export const contentChunks = pgTable('content_chunks', {
+  objectId: text('object_id').notNull(),
+  seq: integer('seq').notNull(),
+  data: bytea('data').notNull(),
+  writtenAt: text('written_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.objectId, t.seq] })]);
 
 export const vnfInstances = pgTable('vnf_instances', {
   id: text('id').primaryKey(),

@@ -76,17 +76,44 @@ export const vnfPackages = sqliteTable('vnf_packages', {
 ]);
 
 /*
- * Uploaded zips are files in the package store (vnfpkg/package-store.ts), not
- * rows: migration 0004 renamed the old BLOB table to legacy_package_contents,
- * which the API empties into the store at start (api/package-reconcile.ts).
+ * Package content (uploaded zips, the files of onboarded packages) is in the
+ * content store (vnfpkg/content-store): the content_* tables below or a
+ * directory. Migration 0004 renamed the BLOB table of zips to
+ * legacy_package_contents, which the API empties into the content store at
+ * start (api/package-reconcile.ts).
  */
 
-/** Every file of an onboarded package (artifacts, BaseHOT, scripts). */
+/** The index of an onboarded package's files (artifacts, BaseHOT, scripts); the bytes are in the content store under "<packageId>/files/<path>". */
 export const vnfPackageFiles = sqliteTable('vnf_package_files', {
   packageId: text('package_id').notNull().references(() => vnfPackages.id, { onDelete: 'cascade' }),
   path: text('path').notNull(),
-  content: blob('content', { mode: 'buffer' }).notNull(),
+  /** The bytes, as versions before the content store kept them; the API moves them to the content store at start (NULL after). */
+  legacyContent: blob('content', { mode: 'buffer' }),
+  /** NULL only on rows of older versions not moved yet. */
+  size: integer('size'),
+  sha256: text('sha256'),
 }, (t) => [primaryKey({ columns: [t.packageId, t.path] })]);
+
+/** The database content store's objects: a key names the object (one put) whose chunks are complete; written last, so a half-written object has no row. */
+export const contentObjects = sqliteTable('content_objects', {
+  key: text('key').primaryKey(),
+  /** Which put's chunks (content_chunks.object_id): a new put of the key gets a new id, the old chunks go when it commits. */
+  objectId: text('object_id').notNull(),
+  size: integer('size').notNull(),
+  /** Bytes per chunk (the last may be shorter). */
+  chunkSize: integer('chunk_size').notNull(),
+  sha256: text('sha256').notNull(),
+  createdAt: text('created_at').notNull(),
+}, (t) => [uniqueIndex('content_objects_object_id').on(t.objectId)]);
+
+/** The bytes of content objects, about 1 MiB a row, read one row at a time. */
+export const contentChunks = sqliteTable('content_chunks', {
+  objectId: text('object_id').notNull(),
+  seq: integer('seq').notNull(),
+  data: blob('data', { mode: 'buffer' }).notNull(),
+  /** Chunks of no object older than a day are from a put that died with its process (swept at API start). */
+  writtenAt: text('written_at').notNull(),
+}, (t) => [primaryKey({ columns: [t.objectId, t.seq] })]);
 
 export const vnfInstances = sqliteTable('vnf_instances', {
   id: text('id').primaryKey(),

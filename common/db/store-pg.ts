@@ -11,7 +11,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import * as pgSchema from './schema-pg';
 import type * as sqliteSchema from './schema';
-import type { Q, Store, Tables } from './store';
+import type { Q, SqlStore, Tables } from './store';
 
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle-pg');
 /** pg_advisory_lock key of the migration step (any constant shared by all our processes). */
@@ -28,7 +28,7 @@ type SameRows<K extends keyof Tables> =
   Same<(typeof sqliteSchema)[K]['$inferSelect'], (typeof pgSchema)[K]['$inferSelect']> extends true
     ? Same<(typeof sqliteSchema)[K]['$inferInsert'], (typeof pgSchema)[K]['$inferInsert']> : false;
 const rowTypesMatch: { [K in keyof Tables]: SameRows<K> } = {
-  vims: true, vnfPackages: true, vnfPackageFiles: true, vnfInstances: true, vnfLcmOpOccs: true, sshHostKeys: true,
+  vims: true, vnfPackages: true, vnfPackageFiles: true, contentObjects: true, contentChunks: true, vnfInstances: true, vnfLcmOpOccs: true, sshHostKeys: true,
   clusters: true, clusterNodes: true, clusterPki: true,
   magnumTemplates: true, magnumClusters: true, magnumNodegroups: true, magnumQuotas: true, cadfEvents: true,
 };
@@ -42,7 +42,7 @@ function asQ(db: PgDb): Q {
   return { ...bridged, dialect: 'postgres' };
 }
 
-export async function openPgStore(url: string): Promise<Store> {
+export async function openPgStore(url: string): Promise<SqlStore> {
   await applyMigrations(url);
   const pool = new Pool({ connectionString: url, max: 10 });
   // An idle connection the server dropped (restart, failover): the pool opens a new one; unheard, the event would end the process.

@@ -12,11 +12,11 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { privateDataDir } from '../data-dir';
 import * as schema from './schema';
-import type { Q, Store } from './store';
+import type { Q, SqlStore } from './store';
 
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle');
 
-export function openSqliteStore(dataDir: string): Store {
+export function openSqliteStore(dataDir: string): SqlStore {
   privateDataDir(dataDir);
   const sqlite = new Database(path.join(dataDir, 'orchestrator.db'));
   sqlite.pragma('journal_mode = WAL');

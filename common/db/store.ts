@@ -14,6 +14,8 @@
  * .returning() to count changes, `limit(1)` for one row.
  */
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { defaultPackageStore, defaultPackageStoreDir } from '../config';
+import { openContentStore, type ContentStore, type ContentStoreKind } from '../../vnfpkg/content-store';
 import * as schema from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,6 +25,8 @@ export interface Tables {
   vims: typeof schema.vims;
   vnfPackages: typeof schema.vnfPackages;
   vnfPackageFiles: typeof schema.vnfPackageFiles;
+  contentObjects: typeof schema.contentObjects;
+  contentChunks: typeof schema.contentChunks;
   vnfInstances: typeof schema.vnfInstances;
   vnfLcmOpOccs: typeof schema.vnfLcmOpOccs;
   sshHostKeys: typeof schema.sshHostKeys;
@@ -43,7 +47,8 @@ export interface Q {
   dialect: Dialect;
 }
 
-export interface Store {
+/** The database alone: what the repositories query. */
+export interface SqlStore {
   readonly dialect: Dialect;
   /** Queries outside a transaction. */
   read<T>(fn: (q: Q) => Promise<T>): Promise<T>;
@@ -52,10 +57,19 @@ export interface Store {
   close(): Promise<void>;
 }
 
+export interface Store extends SqlStore {
+  /** Package content (zips, package files): in this database or a directory (PACKAGE_STORE). */
+  readonly content: ContentStore;
+}
+
 export interface StoreConfig {
   /** postgres://... selects PostgreSQL; unset: SQLite in dataDir. */
   databaseUrl?: string;
   dataDir: string;
+  /** The content store; unset: as with PACKAGE_STORE unset and no PACKAGE_STORE_DIR (common/config.ts). */
+  packageStore?: ContentStoreKind;
+  /** The directory store's directory; unset: dataDir/packages. */
+  packageStoreDir?: string;
 }
 
 /** A unique index refused the write (PostgreSQL 23505, SQLite SQLITE_CONSTRAINT_UNIQUE), wrapped by drizzle or not. */
@@ -68,6 +82,7 @@ export function isUniqueViolation(e: unknown): boolean {
 }
 
 export async function openStore(cfg: StoreConfig): Promise<Store> {
-  if (cfg.databaseUrl) return (await import('./store-pg')).openPgStore(cfg.databaseUrl);
-  return (await import('./store-sqlite')).openSqliteStore(cfg.dataDir);
+  const sql = cfg.databaseUrl ? await (await import('./store-pg')).openPgStore(cfg.databaseUrl) : (await import('./store-sqlite')).openSqliteStore(cfg.dataDir);
+  const kind = cfg.packageStore ?? defaultPackageStore(cfg.databaseUrl, cfg.packageStoreDir !== undefined);
+  return { ...sql, content: openContentStore(kind, sql, cfg.packageStoreDir ?? defaultPackageStoreDir(cfg.dataDir)) };
 }

@@ -3,8 +3,10 @@
  * pinned host key) or change it behind the product's back (a package file
  * removed between check and use): the same repositories and query builder the
  * product uses, on whichever store the harness gave it (TEST_STORE=postgres:
- * PostgreSQL at DATABASE_URL; otherwise the SQLite file in its DATA_DIR).
+ * PostgreSQL at DATABASE_URL; otherwise the SQLite file in its DATA_DIR), and
+ * its content store (PACKAGE_STORE, as the product chose it).
  */
+import { packageStoreFromEnv } from '../../common/config';
 import { openStore, type Store } from '../../common/db';
 import type { Dialect } from '../../common/db/store';
 import { readState } from '../harness/state';
@@ -16,7 +18,8 @@ export function productDialect(): Dialect {
 /** Opens the product's store for `fn` and closes it after. */
 export async function withProductStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const s = readState();
-  const store = await openStore({ dataDir: s.dataDir, databaseUrl: s.env.DATABASE_URL || undefined });
+  const databaseUrl = s.env.DATABASE_URL || undefined;
+  const store = await openStore({ dataDir: s.dataDir, databaseUrl, ...packageStoreFromEnv(s.env, s.dataDir, databaseUrl) });
   try {
     return await fn(store);
   } finally {

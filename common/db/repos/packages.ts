@@ -1,6 +1,7 @@
 /** VNF packages: as a project sees them (Scope), and their onboarding states. */
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Store } from '../store';
+import type { PackageFileEntry } from './package-files';
 import { first, type PackageRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 
@@ -52,7 +53,7 @@ export class NoPackage extends Error {
   constructor(readonly packageId: string) { super(`VNF package ${packageId} not found`); }
 }
 
-/** Deletes the package (its files go with it: foreign key, on delete cascade). */
+/** Deletes the package (its file index goes with it: foreign key, on delete cascade; its content is the caller's to delete). */
 export function deletePackage(store: Store, id: string): Promise<void> {
   return store.read(async ({ db, t }) => { await db.delete(t.vnfPackages).where(eq(t.vnfPackages.id, id)); });
 }
@@ -87,11 +88,15 @@ export function packageById(store: Store, id: string): Promise<PackageRow | unde
 export interface Onboarded {
   vnfdId: string;
   fields: Pick<PackageRow, 'vnfProvider' | 'vnfProductName' | 'vnfSoftwareVersion' | 'vnfdVersion' | 'checksum' | 'vnfd' | 'vnfdFiles' | 'softwareImages' | 'additionalArtifacts'>;
-  files: Record<string, Buffer>;
+  /** The index of the package's files, whose bytes are already in the content store. */
+  files: PackageFileEntry[];
 }
 
+/** Index rows per insert: well under SQLite's bound-parameter limit. */
+const INDEX_BATCH = 500;
+
 /**
- * The package ONBOARDED and ENABLED with its files, in one transaction; or,
+ * The package ONBOARDED and ENABLED with its file index, in one transaction; or,
  * when its project has already onboarded the vnfdId (one package per vnfdId
  * in a project, as Tacker), nothing and the id of that package.
  */
@@ -103,7 +108,9 @@ export function recordOnboarded(store: Store, id: string, o: Onboarded): Promise
     )).limit(1));
     if (twin) return { twin: twin.id };
     await db.delete(t.vnfPackageFiles).where(eq(t.vnfPackageFiles.packageId, id));
-    for (const [path, content] of Object.entries(o.files)) await db.insert(t.vnfPackageFiles).values({ packageId: id, path, content });
+    for (let i = 0; i < o.files.length; i += INDEX_BATCH) {
+      await db.insert(t.vnfPackageFiles).values(o.files.slice(i, i + INDEX_BATCH).map((f) => ({ packageId: id, ...f })));
+    }
     await db.update(t.vnfPackages).set({
       onboardingState: 'ONBOARDED', operationalState: 'ENABLED', onboardingFailureDetails: null, vnfdId: o.vnfdId, ...o.fields,
     }).where(eq(t.vnfPackages.id, id));
@@ -111,7 +118,7 @@ export function recordOnboarded(store: Store, id: string, o: Onboarded): Promise
   });
 }
 
-/** Onboarding failed: CREATED and DISABLED again, no files, and why. */
+/** Onboarding failed: CREATED and DISABLED again, no file index, and why. */
 export function recordOnboardingFailed(store: Store, id: string, reason: string): Promise<void> {
   return store.tx(async ({ db, t }) => {
     await db.delete(t.vnfPackageFiles).where(eq(t.vnfPackageFiles.packageId, id));
