@@ -62,6 +62,16 @@ test('update --rollback whose new server fails: ROLLBACK_COMPLETE at the old siz
   expect([worker.node_count, worker.status]).toEqual([1, 'ROLLBACK_COMPLETE']);
   const events = (await mcall('GET', `/v1/notifications?cluster_id=${c.body.uuid}`)).body.notifications.map((n: any) => `${n.event_type} ${n.payload.outcome}`);
   expect(events).toEqual(expect.arrayContaining(['magnum.cluster.update pending', 'magnum.cluster.update success']));
+  // a nodegroup's bounds and node labels (1.14), checked against its size, then put on its nodes by a workflow
+  const bad = await mcall('PATCH', `/v1/clusters/${c.body.uuid}/nodegroups/default-worker`, [{ op: 'replace', path: '/min_node_count', value: 3 }], h);
+  expect([bad.status, detail(bad)]).toEqual([409, 'min_node_count for default-worker is invalid (min_node_count (3) should be less or equal to node_count (1))']);
+  const ng = await mcall('PATCH', `/v1/clusters/${c.body.uuid}/nodegroups/default-worker`, [
+    { op: 'replace', path: '/max_node_count', value: 4 }, { op: 'replace', path: '/node_labels', value: "{'tier': 'web'}" },
+  ], h);
+  expect([ng.status, ng.body.max_node_count, ng.body.node_labels]).toEqual([202, 4, { tier: 'web' }]);
+  await waitStatus(c.body.uuid, ['UPDATE_COMPLETE'], 120_000, h);
+  const outside = await mcall('POST', `/v1/clusters/${c.body.uuid}/actions/resize`, { node_count: 5 }, h);
+  expect([outside.status, detail(outside)]).toEqual([400, 'Resizing default-worker outside the allowed range: min_node_count = 0, max_node_count = 4']);
   await mcall('DELETE', `/v1/clusters/${c.body.uuid}`, undefined, h);
   await waitStatus(c.body.uuid, ['GONE'], 240_000, h);
 }, 900_000);

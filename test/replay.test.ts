@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { LCM_OPERATIONS } from '../engine/contracts';
-import { VNF_LCM_OPERATIONS } from '../ops/registry';
+import { MAGNUM_CLUSTER_OPERATIONS, VNF_LCM_OPERATIONS } from '../ops/registry';
 import { KUBERNETES_HOOK_WORKFLOWS } from '../mgmt/kubernetes/hook-workflows';
 
 const DIR = path.join(__dirname, 'replay', 'histories');
@@ -29,6 +29,10 @@ test('the committed histories cover every kind of operation and both parked stat
   for (const child of ['rollVnfc', 'rollingChunk', 'onboard']) expect(names.some((n) => n.startsWith(child))).toBe(true);
   // the cluster engine's workflows: the Kubernetes VNF's hook children, CA rotation, the health watch
   for (const type of [...Object.values(KUBERNETES_HOOK_WORKFLOWS), 'rotateClusterCa', 'clusterHealth']) {
+    expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
+  }
+  // Magnum's operations, one workflow type each, and the CADF delivery
+  for (const type of [...Object.values(MAGNUM_CLUSTER_OPERATIONS).map((o) => o.workflowType), 'deliverCadfNotification']) {
     expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
   }
   expect(names.some((n) => n.endsWith('-parked-failed-temp'))).toBe(true);
