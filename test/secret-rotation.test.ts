@@ -12,6 +12,8 @@ import { openStore, type Store } from '../common/db';
 import { resealUnderCurrentKey } from '../common/db/reseal';
 import { createInstance, instanceById } from '../common/db/repos/instances';
 import { registerVim, vimById } from '../common/db/repos/vims';
+import { createPackage } from '../common/db/repos/packages';
+import { clusterById, clusterPki, createCluster } from '../common/db/repos/clusters';
 import { SecretBox } from '../common/secrets';
 import { startPostgres, type TestPostgres } from './support/postgres';
 
@@ -36,13 +38,20 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
   async function rows(box: SecretBox) {
     const now = new Date().toISOString();
     await registerVim(db, { id: 'v1', projectId: '', name: 'v', authUrl: 'http://127.0.0.1:5000/v3', username: 'u', passwordSealed: box.seal('vim-pass'), project: 'p', createdAt: now });
+    await createPackage(db, { id: 'p', projectId: '', userDefinedData: {} });
     await createInstance(db, {
       id: 'i1', vnfdId: 'd', vnfPkgId: 'p', vnfProvider: 'x', vnfProductName: 'x', vnfSoftwareVersion: '1', vnfdVersion: '1',
       instantiationState: 'INSTANTIATED', vimConnectionInfo: [], metadata: {}, createdAt: now,
       instantiateParamsSealed: box.sealJson({ additionalParams: { ssh_password: 'node-pass' } }),
     });
+    await createCluster(db, {
+      id: 'c1', projectId: '', kind: 'vnf', name: 'k', settings: { kubeVersion: '1.37.2', podCidr: '10.244.0.0/16', serviceCidr: '10.96.0.0/12', registries: [] },
+      secretsSealed: box.sealJson({ logins: { master: { username: 'u', password: 'cluster-pass' } } }), createdAt: now,
+    }, { certs: { kubernetesCa: 'c', etcdCa: 'c', frontProxyCa: 'c', admin: 'c', serviceAccountPublicKey: 'c' }, keysSealed: box.sealJson({ kubernetesCa: 'ca-key' }) });
   }
   const sealedVim = async () => (await vimById(db, 'v1'))!.passwordSealed;
+  const sealedCluster = async () => (await clusterById(db, 'c1'))!.secretsSealed;
+  const sealedKeys = async () => (await clusterPki(db, 'c1', 1))!.keysSealed;
   const sealedInst = async () => (await instanceById(db, 'i1'))!.instantiateParamsSealed!;
 
   test('the new key with the old one as SECRET_KEY_PREVIOUS: everything opens, is re-sealed under the new key, and then opens without the old one', async () => {
@@ -53,12 +62,14 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
 
     const rotating = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey, SECRET_KEY_PREVIOUS: `${key()}, ${oldKey}` });
     expect(rotating.open(sealedBefore)).toBe('vim-pass');
-    expect(await resealUnderCurrentKey(db, rotating)).toBe(2);
+    expect(await resealUnderCurrentKey(db, rotating)).toBe(4);
     expect(await resealUnderCurrentKey(db, rotating)).toBe(0); // idempotent
 
     const newOnly = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey });
     expect(newOnly.open(await sealedVim())).toBe('vim-pass');
     expect(newOnly.openJson(await sealedInst())).toEqual({ additionalParams: { ssh_password: 'node-pass' } });
+    expect(newOnly.openJson(await sealedCluster())).toEqual({ logins: { master: { username: 'u', password: 'cluster-pass' } } });
+    expect(newOnly.openJson(await sealedKeys())).toEqual({ kubernetesCa: 'ca-key' });
     const sealedAfter = await sealedVim();
     expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: oldKey }).open(sealedAfter)).toThrow();
   });

@@ -32,6 +32,23 @@ const SEALED: SealedColumn[] = [
     replace: async ({ db, t }, from, to) => (await db.update(t.vnfLcmOpOccs).set({ operationParamsSealed: to })
       .where(eq(t.vnfLcmOpOccs.operationParamsSealed, from)).returning({ id: t.vnfLcmOpOccs.id })).length,
   },
+  // the cluster engine: node logins and registry credentials, and each PKI generation's private keys
+  {
+    list: ({ db, t }) => db.select({ sealed: t.clusters.secretsSealed }).from(t.clusters),
+    replace: async ({ db, t }, from, to) => (await db.update(t.clusters).set({ secretsSealed: to })
+      .where(eq(t.clusters.secretsSealed, from)).returning({ id: t.clusters.id })).length,
+  },
+  {
+    list: ({ db, t }) => db.select({ sealed: t.clusterPki.keysSealed }).from(t.clusterPki),
+    replace: async ({ db, t }, from, to) => (await db.update(t.clusterPki).set({ keysSealed: to })
+      .where(eq(t.clusterPki.keysSealed, from)).returning({ id: t.clusterPki.clusterId })).length,
+  },
+  // Magnum's templates: proxies that may carry credentials
+  {
+    list: ({ db, t }) => db.select({ sealed: t.magnumTemplates.proxiesSealed }).from(t.magnumTemplates),
+    replace: async ({ db, t }, from, to) => (await db.update(t.magnumTemplates).set({ proxiesSealed: to })
+      .where(eq(t.magnumTemplates.proxiesSealed, from)).returning({ id: t.magnumTemplates.id })).length,
+  },
 ];
 
 /** Re-seals what is not under the current key; returns how many values moved. */
