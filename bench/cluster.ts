@@ -21,12 +21,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { tsToMs } from '@temporalio/common/lib/time';
 import { tackerSampleFiles } from '../test/vnfpkg-fixtures';
 import { zipFiles } from '../samples/build';
 import { Api } from './api';
 import { baselineOperation, withBaselineWorker } from './baseline';
-import { historyStats } from './history';
+import { historyStats, workflowTimes } from './history';
 import { latency, percentile } from './measure';
 import { rssMiB } from './procs';
 import { startProduct } from './product';
@@ -50,33 +49,8 @@ function params(): unknown {
   return p;
 }
 
-/**
- * The cluster engine's child from its history: its whole time, and the time
- * no activity of it was running (the union of its activities' scheduled ->
- * closed intervals taken away): what the workflow itself adds over the same
- * activities, run back to back where they ran back to back.
- */
-async function engineTimes(client: Client, workflowId: string): Promise<{ totalMs: number; outsideActivitiesMs: number }> {
-  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-  const at = new Map(events.map((e) => [Number(e.eventId), tsToMs(e.eventTime)]));
-  const spans: [number, number][] = [];
-  for (const e of events) {
-    const done = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
-    if (done?.scheduledEventId) spans.push([at.get(Number(done.scheduledEventId))!, tsToMs(e.eventTime)]);
-  }
-  spans.sort((x, y) => x[0] - y[0]);
-  let covered = 0;
-  let [from, to] = [-Infinity, -Infinity];
-  for (const [a, b] of spans) {
-    if (a > to) { if (to > from) covered += to - from; [from, to] = [a, b]; } else to = Math.max(to, b);
-  }
-  if (to > from) covered += to - from;
-  const totalMs = events.length ? tsToMs(events[events.length - 1].eventTime) - tsToMs(events[0].eventTime) : 0;
-  return { totalMs, outsideActivitiesMs: Math.round(totalMs - covered) };
-}
-
 /** RSS of every simulated control plane: its master's address -> kube-apiserver and etcd MiB. */
-function controlPlanes(): Record<string, { apiserver: number; etcd: number }> {
+export function controlPlanes(): Record<string, { apiserver: number; etcd: number }> {
   const out: Record<string, { apiserver: number; etcd: number }> = {};
   const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
   for (const line of ps) {
@@ -115,7 +89,7 @@ async function main() {
     log(`cluster create (1 master + 2 workers), ${RUNS} runs`);
     const b = await latency(create, 0, RUNS);
     const engine = await Promise.all(b.workflowIds.map((id) => historyStats(client, `${id}-instantiate_end`)));
-    const engineSpans = await Promise.all(b.workflowIds.map((id) => engineTimes(client, `${id}-instantiate_end`)));
+    const engineSpans = await Promise.all(b.workflowIds.map((id) => workflowTimes(client, `${id}-instantiate_end`)));
     const controlPlaneRss = controlPlanes();
     const activities = Math.round(engine.reduce((a, s) => a + s.activities, 0) / engine.length);
     log(`floor: a bare workflow of ${activities} no-op activities, ${RUNS} runs`);
@@ -158,7 +132,9 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -75,3 +75,28 @@ export function summarize(all: HistoryStats[]): HistorySummary {
     meanOtherMs: mean((s) => s.totalMs - s.activityMs - s.timerMs),
   };
 }
+
+/**
+ * A workflow's whole time from its history, and the time no activity of it
+ * was running (the union of its activities' scheduled ->
+ * closed intervals taken away): what the workflow itself adds over the same
+ * activities, run back to back where they ran back to back.
+ */
+export async function workflowTimes(client: Client, workflowId: string): Promise<{ totalMs: number; outsideActivitiesMs: number }> {
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const at = new Map(events.map((e) => [Number(e.eventId), tsToMs(e.eventTime)]));
+  const spans: [number, number][] = [];
+  for (const e of events) {
+    const done = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes;
+    if (done?.scheduledEventId) spans.push([at.get(Number(done.scheduledEventId))!, tsToMs(e.eventTime)]);
+  }
+  spans.sort((x, y) => x[0] - y[0]);
+  let covered = 0;
+  let [from, to] = [-Infinity, -Infinity];
+  for (const [a, b] of spans) {
+    if (a > to) { if (to > from) covered += to - from; [from, to] = [a, b]; } else to = Math.max(to, b);
+  }
+  if (to > from) covered += to - from;
+  const totalMs = events.length ? tsToMs(events[events.length - 1].eventTime) - tsToMs(events[0].eventTime) : 0;
+  return { totalMs, outsideActivitiesMs: Math.round(totalMs - covered) };
+}
