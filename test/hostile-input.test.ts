@@ -26,6 +26,9 @@ let instantiateOp: string;
 /** NOT_INSTANTIATED: terminate/heal/scale/change_vnfpkg answer 409 after validation. */
 let fresh: string;
 let vimId: string;
+/** A Magnum cluster template of this test; NO_SUCH: a uuid that names nothing. */
+let templateId: string;
+const NO_SUCH = crypto.randomUUID();
 
 const instantiateBody = () => ({
   flavourId: 'simple',
@@ -72,6 +75,20 @@ function exampleBody(method: string, p: string): unknown {
     return { vim: { name: `hostile-${crypto.randomUUID()}`, type: 'openstack', auth_url: readState().keystoneUrl, auth_cred: { username: 'admin', password: 'devstack' }, vim_project: { name: 'admin' } } };
   }
   if (p === '/v1.0/vims/{vimId}') return { vim: { name: 'hostile-renamed', description: 'd', extra: { a: 1 } } };
+  // Magnum: a template is cheap and is made for real; every cluster route names a cluster that does not exist
+  // (Magnum looks a cluster up before it reads the body: 404) or, to create one, a template that does not exist
+  if (p === '/v1/clustertemplates') {
+    return { name: 'hostile-template', coe: 'kubernetes', image_id: 'ubuntu-22.04', external_network_id: 'public', flavor_id: 'm1.small', master_flavor_id: 'm1.small', network_driver: 'flannel', labels: { a: 'b' }, docker_volume_size: 5, tls_disabled: false };
+  }
+  if (p === '/v1/clustertemplates/{ident}') return [{ op: 'replace', path: '/name', value: 'hostile-renamed' }, { op: 'add', path: '/labels/x', value: 'y' }];
+  if (p === '/v1/clusters') return { name: 'hostile', cluster_template_id: NO_SUCH, node_count: 1, master_count: 1, create_timeout: 60, keypair: 'k', labels: { a: 'b' }, merge_labels: true };
+  if (p === '/v1/clusters/{ident}') return [{ op: 'replace', path: '/node_count', value: 2 }];
+  if (task === 'resize') return { node_count: 2, nodes_to_remove: ['server-1'], nodegroup: 'default-worker' };
+  if (task === 'upgrade') return { cluster_template: NO_SUCH, max_batch_size: 1, nodegroup: 'default-worker' };
+  if (p === '/v1/clusters/{cluster}/nodegroups') return { name: 'ng', node_count: 1, flavor_id: 'm1.small', min_node_count: 0, max_node_count: 3, labels: { a: 'b' }, node_taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] };
+  if (p === '/v1/clusters/{cluster}/nodegroups/{ident}') return [{ op: 'replace', path: '/max_node_count', value: 3 }];
+  if (p === '/v1/certificates') return { cluster_uuid: NO_SUCH, csr: '-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n' };
+  if (p === '/v1/quotas') return { project_id: crypto.randomBytes(16).toString('hex'), resource: 'Cluster', hard_limit: 5 };
   throw new Error(`no example body for ${method} ${p}`);
 }
 
@@ -80,8 +97,12 @@ function concrete(p: string, idFor?: (param: string) => string): string {
   return p.replace(/\{(\w+)\}/g, (_m, param: string) => (idFor ? idFor(param) : ({
     vnfPkgId: pkgId, vimId, vnfLcmOpOccId: instantiateOp,
     vnfInstanceId: /instantiate$/.test(p) ? instantiated : fresh,
-  } as Record<string, string>)[param]));
+    ident: p.startsWith('/v1/clustertemplates/') ? templateId : NO_SUCH, cluster: NO_SUCH,
+  } as Record<string, string>)[param] ?? NO_SUCH));
 }
+
+/** The headers a path's API takes: SOL003 v2's Version, Magnum's latest microversion. */
+const headersFor = (p: string): Record<string, string> => (p.startsWith('/vnflcm/v2') ? { Version: '2.0.0' } : p.startsWith('/v1/') ? { 'OpenStack-API-Version': 'container-infra latest' } : {});
 
 /** Every variant of `body`: each leaf and each object (the root included) replaced by each wrong type. */
 function variants(body: unknown): { where: string; body: unknown }[] {
@@ -138,6 +159,9 @@ beforeAll(async () => {
   const vim = await call('POST', '/v1.0/vims', exampleBody('post', '/v1.0/vims'));
   expect(vim.status).toBe(201);
   vimId = vim.body.vim.id;
+  const template = await call('POST', '/v1/clustertemplates', exampleBody('post', '/v1/clustertemplates'), headersFor('/v1/'));
+  expect(template.status).toBe(201);
+  templateId = template.body.uuid;
 }, 180_000);
 
 type Paths = Record<string, Record<string, { requestBody?: unknown }>>;
@@ -150,13 +174,13 @@ test('every route with a body: each field and object of a valid body replaced by
     for (const [method, op] of Object.entries(ops)) {
       if (!op.requestBody) continue;
       routesWithBody++;
-      const headers: Record<string, string> = p.startsWith('/vnflcm/v2') ? { Version: '2.0.0' } : {};
+      const headers = headersFor(p);
       for (const v of variants(exampleBody(method, p))) {
         reqs.push({ label: `${method.toUpperCase()} ${p} ${v.where}`, send: () => call(method.toUpperCase(), concrete(p), v.body, headers) });
       }
     }
   }
-  expect(routesWithBody).toBeGreaterThanOrEqual(15);
+  expect(routesWithBody).toBeGreaterThanOrEqual(20);
   expect(reqs.length).toBeGreaterThan(800);
   expect(reqs.length).toBeLessThan(5000);
   expect(await fiveHundreds(reqs)).toEqual([]);
@@ -169,7 +193,7 @@ test('every GET route: odd ids and array query strings answer < 500', async () =
   const reqs: { label: string; send: () => Promise<Res> }[] = [];
   for (const [p, ops] of routes()) {
     if (!ops.get) continue;
-    const headers: Record<string, string> = p.startsWith('/vnflcm/v2') ? { Version: '2.0.0' } : {};
+    const headers = headersFor(p);
     for (const q of queries) reqs.push({ label: `GET ${p}${q}`, send: () => call('GET', `${concrete(p)}${q}`, undefined, headers) });
     if (!p.includes('{')) continue;
     for (const id of oddIds) reqs.push({ label: `GET ${p} id=${id.slice(0, 20)}`, send: () => call('GET', concrete(p, () => id), undefined, headers) });
