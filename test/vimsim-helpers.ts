@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startVimSim, type AuthSettings, type VimSim, type VimSimOptions } from '../vimsim/server';
+import { fetchAgainIfIdleClosed } from './support/fetch-again';
 
 export interface EmbeddedCloud {
   keystoneUrl: string;
@@ -50,20 +51,9 @@ export interface HttpResult<T = any> {
   headers: Headers;
 }
 
-/** A connection the server closed while idle (gunicorn keeps them 2 s, fetch reuses them longer): sent again once. */
-async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    if (cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET') return fetch(url, init);
-    throw err;
-  }
-}
-
 export async function http<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
   const raw = typeof body === 'string' || body instanceof Buffer;
-  const res = await fetchOnce(url, {
+  const res = await fetchAgainIfIdleClosed(url, {
     method,
     headers: { ...(body !== undefined && !raw ? { 'Content-Type': 'application/json' } : {}), ...headers },
     body: body === undefined ? undefined : raw ? (body as string) : JSON.stringify(body),

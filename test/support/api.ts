@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { HeatClient, HeatResourceRow } from '../../infra/openstack/heat';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { readState } from '../harness/state';
+import { fetchAgainIfIdleClosed } from './fetch-again';
 
 export interface Res<T = any> { status: number; headers: Headers; body: T; text: string }
 
@@ -29,7 +30,7 @@ export async function call<T = any>(method: string, path: string, body?: unknown
   const auth: Record<string, string> = given === undefined ? { 'x-auth-token': await adminToken() } : {};
   const sent = { ...headers };
   if (given !== undefined && !headers[given]) delete sent[given];
-  const r = await fetch(`${base}${path}`, {
+  const r = await fetchAgainIfIdleClosed(`${base}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'content-type': isBuf ? 'application/zip' : 'application/json' }), ...auth, ...sent },
     body: body === undefined ? undefined : isBuf ? new Uint8Array(body as Buffer) : raw ? (body as string) : JSON.stringify(body),
@@ -81,7 +82,7 @@ export async function onboard(zip: Buffer, headers: Record<string, string> = {},
 }
 
 export async function sim<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const r = await fetch(`${readState().vimsimUrl}${path}`, {
+  const r = await fetchAgainIfIdleClosed(`${readState().vimsimUrl}${path}`, {
     method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();

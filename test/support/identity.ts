@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { readState } from '../harness/state';
 import { adminToken } from './api';
+import { fetchAgainIfIdleClosed } from './fetch-again';
 
 export interface TestUser {
   name: string;
@@ -20,7 +21,7 @@ export interface TestUser {
 }
 
 async function ks(method: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(`${readState().keystoneUrl}${path}`, {
+  const r = await fetchAgainIfIdleClosed(`${readState().keystoneUrl}${path}`, {
     method, headers: { 'x-auth-token': await adminToken(), ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
