@@ -112,6 +112,20 @@ export function updateOpOcc(store: Store, id: string, set: Partial<Omit<OpOccRow
   return store.read(async ({ db, t }) => { await db.update(t.vnfLcmOpOccs).set(set).where(eq(t.vnfLcmOpOccs.id, id)); });
 }
 
+/**
+ * The update and, in the same transaction, `alsoIn` with the row as updated
+ * (it queues the notifications of a state change); what `alsoIn` returns is
+ * written too. Nothing of either is written without the other.
+ */
+export function updateOpOccWith(store: Store, id: string, set: Partial<Omit<OpOccRow, 'id'>>, alsoIn: (q: Q, row: OpOccRow) => Promise<Partial<Omit<OpOccRow, 'id'>> | void>): Promise<void> {
+  return store.tx(async (q) => {
+    const [row] = await q.db.update(q.t.vnfLcmOpOccs).set(set).where(eq(q.t.vnfLcmOpOccs.id, id)).returning();
+    if (!row) return;
+    const more = await alsoIn(q, row);
+    if (more) await q.db.update(q.t.vnfLcmOpOccs).set(more).where(eq(q.t.vnfLcmOpOccs.id, id));
+  });
+}
+
 /** currentStep, and the rolling counters merged into what is there. */
 export function recordStep(store: Store, id: string, step: string, rolling?: NonNullable<OpOccRow['rollingProgress']>): Promise<void> {
   return store.tx(async (q) => {
