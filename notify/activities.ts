@@ -37,13 +37,12 @@ export function notifyActivities(deps: ActivityDeps) {
       throw ApplicationFailure.retryable(outcome.problem, 'NotificationNotDelivered');
     },
 
-    async giveUpNotification({ id, why }: { id: string; why: string }): Promise<void> {
+    /** Given up: past its deadline (the attempts' last error kept in the reason), or refused for good. */
+    async giveUpNotification({ id, pastDeadline, why }: { id: string; pastDeadline: boolean; why: string }): Promise<void> {
       const row = await notificationById(db, id);
       if (!row || row.state !== 'PENDING') return;
       const last = row.lastError ?? why;
-      const reason = /timeout|timed out/i.test(why) && !/NotificationRefused/.test(why)
-        ? `not delivered within NOTIFICATION_DEADLINE_S (${cfg.notifications.deadlineS} s) after ${row.attempts} attempt(s); last: ${last}`
-        : last;
+      const reason = pastDeadline ? `not delivered within NOTIFICATION_DEADLINE_S (${cfg.notifications.deadlineS} s) after ${row.attempts} attempt(s); last: ${last}` : last;
       await markFailed(db, id, reason.slice(0, 1000));
     },
   };

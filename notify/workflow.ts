@@ -9,7 +9,7 @@
  * it waits for a signal for a while and ends; it continues as new before its
  * history grows long. The outbox is the queue: signals only wake it.
  */
-import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, defineSignal, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, defineSignal, proxyActivities, setHandler, TimeoutFailure, workflowInfo } from '@temporalio/workflow';
 import type { NotifyActivities } from './activities';
 import { NOTIFY_SIGNAL, type DeliverInput } from './contracts';
 
@@ -45,7 +45,8 @@ export async function deliverNotifications(input: DeliverInput): Promise<void> {
       await post.deliverNotification({ id: next.id });
     } catch (e) {
       if (!(e instanceof ActivityFailure)) throw e;
-      await db.giveUpNotification({ id: next.id, why: e.cause?.message ?? e.message });
+      const pastDeadline = e.retryState === 'TIMEOUT' || e.cause instanceof TimeoutFailure;
+      await db.giveUpNotification({ id: next.id, pastDeadline, why: e.cause?.message ?? e.message });
     }
     if (++done >= PER_RUN || workflowInfo().continueAsNewSuggested) await continueAsNew<typeof deliverNotifications>(input);
   }
