@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startEm, type Em } from '../em/server';
 import { sampleVariant } from '../samples/variant';
 import { readState } from './harness/state';
-import { call, eventually, onboard, opIdFrom, waitOpState } from './support/api';
+import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from './support/api';
 import { keystoneUser, type TestUser } from './support/identity';
 import { deduped, received, waitLines } from './support/notifications';
 import { killWorker, restartWorker } from './support/worker-control';
@@ -138,3 +138,20 @@ test('a notification not delivered by NOTIFICATION_DEADLINE_S is FAILED, shown t
     restartWorker();
   }
 }, 300_000);
+
+test('an op whose workflow was terminated and that the operator fails: START and RESULT FAILED, from the API', async () => {
+  const id = await newInstance();
+  const sub = await subscribe({ vnfInstanceSubscriptionFilter: { vnfInstanceIds: [id] }, notificationTypes: ['VnfLcmOperationOccurrenceNotification'] });
+  killWorker(); // nothing runs the op: it stays STARTING
+  try {
+    const opId = await instantiate(id);
+    await (await temporalClient()).workflow.getHandle(opId).terminate('an operator in the Web UI');
+    const failed = await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/fail`, undefined, H);
+    expect(failed.body.operationState).toBe('FAILED');
+  } finally {
+    restartWorker();
+  }
+  expect(await waitLines(em, sub, 2)).toEqual(['INSTANTIATE START STARTING', 'INSTANTIATE RESULT FAILED']);
+  expect(deduped(em, sub)[1].error.detail).toMatch(/TERMINATED/);
+  await call('DELETE', `/vnflcm/v1/vnf_instances/${id}`, undefined, H);
+}, 180_000);

@@ -100,11 +100,23 @@ export async function openStartedOpOccIds(store: Store): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** FAILED with `error`, only if the op is still in `from` (nobody moved it meanwhile); true when it was. */
-export function failOpOccIfIn(store: Store, id: string, from: OpState, error: Json): Promise<boolean> {
-  return store.read(async ({ db, t }) => (await db.update(t.vnfLcmOpOccs).set({
-    operationState: 'FAILED', stateEnteredTime: new Date().toISOString(), isCancelPending: false, error,
-  }).where(and(eq(t.vnfLcmOpOccs.id, id), eq(t.vnfLcmOpOccs.operationState, from))).returning({ id: t.vnfLcmOpOccs.id })).length > 0);
+/**
+ * FAILED with `error`, only if the op is still in `from` (nobody moved it
+ * meanwhile); true when it was. `alsoIn` runs in the same transaction with
+ * the row as updated (the notifications of the change), what it returns is
+ * written too.
+ */
+export function failOpOccIfIn(store: Store, id: string, from: OpState, error: Json, alsoIn?: (q: Q, row: OpOccRow) => Promise<Partial<Omit<OpOccRow, 'id'>> | void>): Promise<boolean> {
+  return store.tx(async (q) => {
+    const { db, t } = q;
+    const [row] = await db.update(t.vnfLcmOpOccs).set({
+      operationState: 'FAILED', stateEnteredTime: new Date().toISOString(), isCancelPending: false, error,
+    }).where(and(eq(t.vnfLcmOpOccs.id, id), eq(t.vnfLcmOpOccs.operationState, from))).returning();
+    if (!row) return false;
+    const more = await alsoIn?.(q, row);
+    if (more) await db.update(t.vnfLcmOpOccs).set(more).where(eq(t.vnfLcmOpOccs.id, id));
+    return true;
+  });
 }
 
 /** The workflow's view of its op: state, error, step, cancel flags (unset fields stay). */
