@@ -16,6 +16,8 @@ import { call, eventually, onboard } from './support/api';
 import { keystoneUser, type TestUser } from './support/identity';
 import { deduped, jsonFile, openstack, received, waitLines } from './support/notifications';
 import { createTestCa } from './support/tls';
+import { workflowHistoryText } from './support/history-text';
+import { etsiOrderingKey, notifyWorkflowId } from '../notify/contracts';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
 let user: TestUser;
@@ -150,6 +152,10 @@ describe('identifier notifications reach each receiver with its authentication, 
     });
     expect(c.id).not.toBe(d.id);
     expect(received(em(), sub.body.id).every((n) => n.authorization === scheme)).toBe(true);
+    // the delivery's history holds ids, never a credential or the notification
+    const { text: history } = await workflowHistoryText(notifyWorkflowId(etsiOrderingKey(sub.body.id, inst.id)));
+    expect(history).toContain(c.id);
+    expect(history).not.toMatch(/nfvo-basic-pw|vnfm-client-secret|BEGIN|VnfIdentifierCreationNotification/);
     if (_mode === 'OAUTH2_CLIENT_CERT') expect(received(em(), sub.body.id).every((n) => n.clientCertificate === certificateThumbprint(client.cert))).toBe(true);
     expect(await waitLines(open, creations.body.id, 1)).toEqual(['VnfIdentifierCreationNotification']);
     // the deliveries the owner sees
@@ -172,4 +178,9 @@ test('a subscription of another project gets nothing of this project', async () 
   await eventually('no delivery to the other project', async () => (received(open, theirs.body.id).length === 0 ? true : undefined), 2000);
   expect(received(open, theirs.body.id)).toHaveLength(0);
   await call('DELETE', `/vnflcm/v1/vnf_instances/${inst.id}`, undefined, H);
+});
+
+test('no log of the run holds a subscription credential', () => {
+  const dir = readState().logDir;
+  for (const f of fs.readdirSync(dir)) expect([f, fs.readFileSync(path.join(dir, f), 'utf8')]).not.toEqual([f, expect.stringMatching(/nfvo-basic-pw|vnfm-client-secret|PRIVATE KEY/)]);
 });
