@@ -13,6 +13,7 @@
  * for delivery workflows that were running across the upgrade.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ActivityDeps } from '../../../../activities/deps';
 import { cadfEventById, insertCadfEvent, recordCadfDelivery } from '../../../../common/db/repos/magnum/cadf';
 import type { MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
@@ -34,8 +35,11 @@ export async function emitCadf(deps: ActivityDeps, e: { row: MagnumClusterRow; o
   const id = cadfEventId(e.operationId, e.status);
   const sinks = deps.cfg.magnum.notificationWebhooks;
   const client = Context.current().client;
-  if (await cadfEventById(deps.db, id)) {
-    await dispatchPending(client, deps.cfg.taskQueue, deps.db, [id]);
+  const recorded = await cadfEventById(deps.db, id);
+  if (recorded) {
+    // recorded before the outbox (its sinks on the event): its own workflow delivers it, started as that code did
+    if (Object.keys(recorded.deliveries).length) await startLegacyDelivery(id, `CADF magnum.cluster.${e.action} ${outcome} of cluster ${e.row.name} (${e.row.id})`);
+    else await dispatchPending(client, deps.cfg.taskQueue, deps.db, [id]);
     return;
   }
   const notification = cadfNotification({ id, action: e.action, outcome, facts: await clusterFacts(deps.db, e.row), host: deps.cfg.magnum.publisherHost, at: new Date() });
@@ -51,6 +55,16 @@ export async function emitCadf(deps: ActivityDeps, e: { row: MagnumClusterRow; o
     })));
   });
   await dispatch(client, deps.cfg.taskQueue, deps.db, queued);
+}
+
+async function startLegacyDelivery(eventId: string, summary: string): Promise<void> {
+  try {
+    await Context.current().client.workflow.start(CADF_DELIVERY_WORKFLOW, {
+      workflowId: cadfWorkflowId(eventId), taskQueue: Context.current().info.taskQueue, args: [{ eventId }], staticSummary: summary,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
 }
 
 export function cadfActivities(deps: ActivityDeps) {
