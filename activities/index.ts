@@ -10,6 +10,7 @@ import { scaleActivities } from '../ops/vnflcm/scale/activities';
 import { stackActivities } from './stack';
 import { clusterActivities } from '../cluster/activities';
 import { magnumActivities } from '../ops/magnum/shared/activities';
+import { notifyActivities } from '../notify/activities';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...coordinateScriptActivities(deps),
     ...clusterActivities(deps),
     ...magnumActivities(deps),
+    ...notifyActivities(deps),
   };
 }
 

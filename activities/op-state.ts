@@ -1,5 +1,8 @@
 /** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
-import { recordStep, updateOpOcc } from '../common/db/repos/op-occs';
+import { Context } from '@temporalio/activity';
+import { recordStep, updateOpOccWith } from '../common/db/repos/op-occs';
+import { dispatchPending } from '../notify/dispatch';
+import { queueStateNotifications } from '../notify/etsi/op-state';
 import type { ProblemDetails } from '../common/problem';
 import { FINAL_STATES, type CancelMode, type OpState } from '../engine/contracts';
 import { releaseChangeTarget } from '../common/db/package-usage';
@@ -21,12 +24,12 @@ export interface RecordOpStateArgs {
   cancelMode: CancelMode | null;
 }
 
-export function opStateActivities({ db, box }: ActivityDeps) {
+export function opStateActivities({ db, box, cfg }: ActivityDeps) {
   return {
     async recordOpState(a: RecordOpStateArgs): Promise<void> {
       const op = await loadOpOcc(db, a.opOccId);
       const changed = op.operationState !== a.state;
-      await updateOpOcc(db, a.opOccId, {
+      await updateOpOccWith(db, a.opOccId, {
         operationState: a.state,
         ...(changed ? { stateEnteredTime: new Date().toISOString() } : {}),
         // The error stays visible until the op moves on from FAILED_TEMP/FAILED.
@@ -35,7 +38,9 @@ export function opStateActivities({ db, box }: ActivityDeps) {
         isCancelPending: a.isCancelPending,
         cancelMode: a.cancelMode,
         workflowStarted: true,
-      });
+      }, (q, row) => queueStateNotifications(q, cfg.apiBaseUrl, row, a.state));
+      // after the commit: wake the deliveries (also those a crash before this point left unsignalled)
+      await dispatchPending(Context.current().client, cfg.taskQueue, db, [op.vnfInstanceId]);
       // A change_vnfpkg's target was held IN_USE while the op ran (re-run on a retried write: idempotent).
       if (FINAL_STATES.includes(a.state)) await releaseChangeTarget(db, a.opOccId);
     },

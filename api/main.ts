@@ -13,6 +13,7 @@ import { TokenValidator } from './auth/tokens';
 import { reconcileOperations } from './operations';
 import { reconcileMagnumOperations } from './magnum/operations';
 import { reconcilePackages } from './package-reconcile';
+import { dispatchPending, reconcileNotifications } from '../notify/dispatch';
 
 async function main() {
   const cfg = loadConfig();
@@ -31,6 +32,12 @@ async function main() {
   if (restarted) log.warn({ count: restarted }, 'started workflows of op occs left unstarted by a crash');
   const magnumRestarted = await reconcileMagnumOperations(ctx);
   if (magnumRestarted) log.warn({ count: magnumRestarted }, 'started workflows of Magnum operations left unstarted by a crash');
+  await reconcileNotifications(temporal, cfg.taskQueue, db);
+  // notifications queued by an API that could not wake their delivery (Temporal briefly unreachable)
+  const sweep = setInterval(() => {
+    dispatchPending(temporal, cfg.taskQueue, db).catch((e: Error) => log.warn({ err: { message: e.message } }, 'could not wake notification deliveries'));
+  }, 60_000);
+  sweep.unref();
   const server = createApp(ctx).listen(cfg.apiPort, cfg.apiHost, () => log.info({ url: cfg.apiBaseUrl }, 'API listening'));
   const stop = () => server.close(async () => {
     await temporal.connection.close();

@@ -9,6 +9,7 @@ import { VNF_LCM_OPERATIONS } from '../ops/registry';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfpkgm';
 import { VimRegisterRequest, VimUpdateRequest } from './schemas/vims';
 import { magnumPaths } from './magnum/openapi';
+import { subscriptionPaths } from './subscriptions-openapi';
 
 const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
@@ -51,6 +52,7 @@ export function openApiDocument(): object {
   r.registerPath({ method: 'get', path: '/v1.0/vims/{vimId}', request: { params: id('vimId') }, responses: { 200: { description: '{vim}' }, 404: tackerError } });
   r.registerPath({ method: 'put', path: '/v1.0/vims/{vimId}', request: { params: id('vimId'), body: json(VimUpdateRequest) }, responses: { 200: { description: '{vim}' }, 400: tackerError, 404: tackerError } });
   magnumPaths(r);
+  subscriptionPaths(r);
   return new OpenApiGeneratorV3(r.definitions).generateDocument({
     openapi: '3.0.3',
     info: { title: 'NFV orchestrator (Tacker-compatible ETSI SOL003/SOL005)', version: '0.1.0' },

@@ -20,6 +20,8 @@ import type { ApiContext } from './context';
 import type { Scope } from '../common/db/repos/scope';
 import { releaseChangeTarget } from '../common/db/package-usage';
 import { conflict, HttpError, notFound, unprocessable } from './errors';
+import { dispatchPending } from '../notify/dispatch';
+import { queueStateNotifications } from '../notify/etsi/op-state';
 
 /** The op to start, and its precheck's plan (ops/operation.ts): checks and writes inside the op occ's transaction. */
 export interface StartOperation extends StartPlan {
@@ -143,8 +145,9 @@ export async function settleOrphanedOp(ctx: ApiContext, opOccId: string): Promis
   if (status === 'RUNNING') return false;
   const settled = await failOpOccIfIn(ctx.db, opOccId, op.operationState, {
     status: 500, title: 'Operation workflow ended', detail: `the workflow of this operation ended (${status}) in state ${op.operationState}, without a final state; marked FAILED`,
-  });
+  }, (q, row) => queueStateNotifications(q, ctx.cfg.apiBaseUrl, row, 'FAILED'));
   if (settled) {
+    await dispatchPending(ctx.temporal, ctx.cfg.taskQueue, ctx.db, [op.vnfInstanceId]).catch((e: Error) => ctx.log.warn({ err: { message: e.message } }, 'notifications of a settled op queued; their delivery is woken later'));
     await releaseChangeTarget(ctx.db, opOccId);
     ctx.log.warn({ opOccId, workflowStatus: status, was: op.operationState }, 'op occ whose workflow ended without a final state marked FAILED');
   }

@@ -139,6 +139,15 @@ export interface Config {
     /** The first pause before a stuck stack delete is tried again (then doubling, four times). */
     deleteRetryPauseMs: number;
   };
+  /** Outbound notifications: ETSI LCM notifications and CADF webhooks (notify/README.md). */
+  notifications: {
+    /** How long after it was queued a notification is retried before it is marked FAILED (NOTIFICATION_DEADLINE_S, 3 days). */
+    deadlineS: number;
+    /** The longest pause between two attempts (backoff from 1 s doubling; NOTIFICATION_MAX_RETRY_INTERVAL_S, 10 min). */
+    maxRetryIntervalS: number;
+    /** Deadline of one POST (and of the test GET of a new subscription's callback): NOTIFICATION_HTTP_TIMEOUT_S, 10 s. */
+    httpTimeoutMs: number;
+  };
   /** Request and package limits (README, "Limits"). */
   limits: Limits;
 }
@@ -260,6 +269,11 @@ export function loadConfig(): Config {
       notificationWebhooks: (process.env.MAGNUM_NOTIFICATION_WEBHOOKS ?? '').split(',').map((u) => u.trim()).filter(Boolean),
       publisherHost: process.env.MAGNUM_PUBLISHER_HOST || os.hostname(),
       deleteRetryPauseMs: intFromEnv('MAGNUM_DELETE_RETRY_PAUSE_S', 30) * 1000,
+    },
+    notifications: {
+      deadlineS: intFromEnv('NOTIFICATION_DEADLINE_S', 3 * 24 * 3600),
+      maxRetryIntervalS: Math.max(1, intFromEnv('NOTIFICATION_MAX_RETRY_INTERVAL_S', 600)),
+      httpTimeoutMs: Math.max(1, intFromEnv('NOTIFICATION_HTTP_TIMEOUT_S', 10)) * 1000,
     },
     limits: loadLimits(apiHost, apiBaseUrl),
   };

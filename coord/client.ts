@@ -22,9 +22,8 @@
  */
 import { COORD_API_VERSION, COORD_BASE, LcmCoord, type LcmCoordRequest } from './types';
 import { CoordinationError, exchange, remoteText, scrub, showUrl, type ExchangeResponse } from './client-http';
-import {
-  accessToken, chosenAuthType, clientCertHostsMessage, DEFAULT_TIMEOUT_MS, dropToken, planAuth, type AuthPlan, type CoordTarget,
-} from './client-auth';
+import { chosenAuthType, clientCertHostsMessage, planAuth, type CoordTarget } from './client-auth';
+import { authenticatedCall, type Answer } from './client-call';
 import { hostListAllows, outboundSettings, outboundUrlProblem } from '../common/outbound';
 
 export { CoordinationError } from './client-http';
@@ -170,7 +169,7 @@ function resolveLocation(loc: string, base: URL, t: CoordTarget): string {
   return u.href;
 }
 
-/** One API call with its authentication; on a 401 with OAuth 2.0, one fresh token and one repeat. */
+/** One API call with its authentication (client-call.ts), only ever to the coordination endpoint's origin when it carries credentials. */
 async function call(t: CoordTarget, method: 'GET' | 'POST', url: URL, body?: Buffer): Promise<Answer> {
   const plan = planAuth(t, url); // every local check, before any network call
   const base = new URL(coordinationsUrl(t));
@@ -180,36 +179,7 @@ async function call(t: CoordTarget, method: 'GET' | 'POST', url: URL, body?: Buf
     throw new CoordinationError(`${showUrl(url)} is not on the coordination endpoint's origin (${endpointOrigin}); credentials are not sent there`, { retryable: false, stage: 'config' });
   }
   const purpose = url.origin === endpointOrigin && url.pathname.startsWith(base.pathname) ? 'coordination endpoint' : 'coordination Location';
-  const timeoutMs = t.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const send = async (authorization?: string): Promise<Answer> => {
-    const secrets = secretsOf(plan, authorization);
-    const res = await exchange({
-      method, url, body, timeoutMs, tls: plan.tls, stage: 'api', secrets, purpose,
-      headers: {
-        Version: COORD_API_VERSION,
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-        ...(authorization ? { Authorization: authorization } : {}),
-      },
-    });
-    return { ...res, secrets };
-  };
-  if (plan.kind === 'none') return send();
-  if (plan.kind === 'basic') return send(plan.header);
-  const token = await accessToken(plan, timeoutMs);
-  const res = await send(`Bearer ${token}`);
-  if (res.status !== 401) return res;
-  dropToken(plan, token);
-  const fresh = await accessToken(plan, timeoutMs);
-  return send(`Bearer ${fresh}`);
-}
-
-/** An answer with the secrets its request carried (to mask them in what the server echoes). */
-type Answer = ExchangeResponse & { secrets: string[] };
-
-function secretsOf(plan: AuthPlan, authorization?: string): string[] {
-  const s = [...plan.secrets];
-  if (authorization) s.push(authorization, authorization.replace(/^\S+\s+/, ''));
-  return s;
+  return authenticatedCall(t, { method, url, body, plan, purpose, headers: { Version: COORD_API_VERSION } });
 }
 
 function header(res: ExchangeResponse, name: string): string | undefined {
@@ -253,11 +223,12 @@ function httpError(method: string, url: URL, res: Answer): CoordinationError {
  * undefined. No network and no file access: the endpoint and token endpoint
  * URLs against the outbound policy (literal addresses and host names; names
  * are resolved and checked again at call time), and OAUTH2_CLIENT_CERT only
- * to hosts in COORD_CLIENT_CERT_HOSTS.
+ * to hosts in COORD_CLIENT_CERT_HOSTS. `what` names the endpoint in messages
+ * (the notification subscriptions check their callbackUri with it).
  */
-export function coordinationTargetProblem(p: Pick<CoordTarget, 'endpoint' | 'authentication'>): string | undefined {
+export function coordinationTargetProblem(p: Pick<CoordTarget, 'endpoint' | 'authentication'>, what = 'coordination endpoint'): string | undefined {
   if (!p.endpoint) return undefined;
-  const endpoint = outboundUrlProblem(p.endpoint, { purpose: 'coordination endpoint' });
+  const endpoint = outboundUrlProblem(p.endpoint, { purpose: what });
   if (endpoint) return endpoint;
   const a = p.authentication;
   if (!a) return undefined;
@@ -275,8 +246,8 @@ export function coordinationTargetProblem(p: Pick<CoordTarget, 'endpoint' | 'aut
     } catch (e) {
       return (e as Error).message;
     }
-    for (const [what, u] of [['coordination endpoint', p.endpoint], ['token endpoint', tokenEndpoint]] as const) {
-      if (u && !hostListAllows(new URL(u), hosts)) return clientCertHostsMessage(what, new URL(u), hosts);
+    for (const [name, u] of [[what, p.endpoint], ['token endpoint', tokenEndpoint]] as const) {
+      if (u && !hostListAllows(new URL(u), hosts)) return clientCertHostsMessage(name, new URL(u), hosts);
     }
   }
   return undefined;

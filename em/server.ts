@@ -10,7 +10,8 @@
  *   GET  /lcmcoord/v1/coordinations/{id}         200 LcmCoord | 202 + Retry-After | 404
  *   POST /lcmcoord/v1/coordinations/{id}/cancel  202 | 409 (decided) | 404
  *   POST /token                                  OAuth 2.0 token endpoint (client_credentials)
- *   GET  /em/coordinations, /em/requests, /em/behaviour; POST /em/behaviour
+ *   GET|POST /notifications                      SOL003 notification endpoint: test GET 204, POST 204 (em/notifications.ts)
+ *   GET  /em/coordinations, /em/requests, /em/notifications, /em/behaviour; POST /em/behaviour
  *   GET  /healthz
  */
 import http, { STATUS_CODES } from 'node:http';
@@ -25,10 +26,12 @@ import {
 } from './auth';
 import { type Behaviour, BehaviourSchema, DEFAULT_BEHAVIOUR, describeIssues } from './behaviour';
 import { Coordinations, type RecordedCoordination } from './coordinations';
+import { NotificationInbox, type NotificationBehaviour, type ReceivedNotification } from './notifications';
 
 export type { Behaviour } from './behaviour';
 export type { RecordedCoordination } from './coordinations';
 export type { BasicCredentials, OAuth2Client } from './auth';
+export type { NotificationBehaviour, ReceivedNotification } from './notifications';
 
 export const DEFAULT_PORT = 6789;
 export const DEFAULT_TOKEN_TTL_SEC = 3600;
@@ -84,6 +87,10 @@ export interface Em {
   coordinations(): RecordedCoordination[];
   requests(): RecordedRequest[];
   behaviour(): Behaviour;
+  /** Notifications POSTed to `<url>/notifications` (the SOL003 notification endpoint), every copy. */
+  notifications(): ReceivedNotification[];
+  /** How the notification endpoint answers (em/notifications.ts). */
+  setNotificationBehaviour(b: NotificationBehaviour): void;
   /** Validated (throws on an invalid behaviour); resets the busy counters. */
   setBehaviour(b: Behaviour): void;
   close(): Promise<void>;
@@ -112,6 +119,7 @@ const VERSION_RE = /^(\d+)(?:\.(\d+)(?:\.(\d+))?)?$/;
 export async function startEm(opts: EmOptions = {}, logger: Logger = defaultLogger()): Promise<Em> {
   let current: Behaviour = BehaviourSchema.parse(opts.behaviour ?? DEFAULT_BEHAVIOUR);
   const store = new Coordinations();
+  const inbox = new NotificationInbox();
   const recorded: RecordedRequest[] = [];
   const basic = opts.auth?.basic;
   const oauth2 = opts.auth?.oauth2;
@@ -158,6 +166,9 @@ export async function startEm(opts: EmOptions = {}, logger: Logger = defaultLogg
   });
   admin.get('/requests', (_req, res) => {
     res.json(recorded);
+  });
+  admin.get('/notifications', (_req, res) => {
+    res.json(inbox.list());
   });
   admin.get('/behaviour', (_req, res) => {
     res.json(current);
@@ -324,6 +335,7 @@ export async function startEm(opts: EmOptions = {}, logger: Logger = defaultLogg
 
   coord.use((req, res) => problem(res, 404, `No resource ${req.method} ${COORD_BASE}${req.path}`));
   app.use(COORD_BASE, coord);
+  app.use('/notifications', inbox.router(authenticate));
 
   app.use((req, res) => problem(res, 404, `No route for ${req.method} ${req.path}`));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -371,6 +383,8 @@ export async function startEm(opts: EmOptions = {}, logger: Logger = defaultLogg
     coordinations: () => store.list(),
     requests: () => recorded.map((r) => ({ ...r })),
     behaviour: () => structuredClone(current),
+    notifications: () => inbox.list(),
+    setNotificationBehaviour: (b) => inbox.set(b),
     setBehaviour(b: Behaviour) {
       current = BehaviourSchema.parse(b);
       store.resetCounters();

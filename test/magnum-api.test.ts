@@ -261,6 +261,9 @@ describe('CADF notifications', () => {
       const mine = () => got.filter((n) => n.payload.target.id === id).map((n) => `${n.event_type} ${n.payload.outcome}`).sort();
       await eventually('every notification delivered', async () => (mine().length === 4 ? true : undefined), 120_000, 500);
       expect(mine()).toEqual(['magnum.cluster.create failure', 'magnum.cluster.create pending', 'magnum.cluster.delete pending', 'magnum.cluster.delete success']);
+      // one sink gets the events in the order they happened (its delivery workflow), the twice-refused first one included
+      expect(got.filter((x) => x.payload.target.id === id).map((x) => `${x.event_type} ${x.payload.outcome}`))
+        .toEqual(['magnum.cluster.create pending', 'magnum.cluster.create failure', 'magnum.cluster.delete pending', 'magnum.cluster.delete success']);
       const n = got.find((x) => x.payload.target.id === id && x.payload.outcome === 'failure');
       expect(n).toMatchObject({ priority: 'ERROR', publisher_id: expect.stringMatching(/^container-infra\./) });
       expect(n.payload).toMatchObject({
@@ -270,7 +273,8 @@ describe('CADF notifications', () => {
       expect(n.payload.target.attachments[0].content).toMatchObject({ status: 'CREATE_FAILED', node_count: 1, master_count: 1 });
       const log = await mcall('GET', `/v1/notifications?cluster_id=${id}`);
       expect(log.body.notifications).toHaveLength(4);
-      expect(log.body.notifications.every((x: any) => x.deliveries[0].delivered)).toBe(true);
+      expect(log.body.notifications.every((x: any) => x.deliveries[0].delivered && x.deliveries[0].state === 'DELIVERED')).toBe(true);
+      expect(log.body.notifications.find((x: any) => x.payload.outcome === 'pending' && x.event_type === 'magnum.cluster.create').deliveries[0].attempts).toBe(3);
       expect((await mcall('GET', '/v1/notifications', undefined, memberHeaders)).status).toBe(403);
     } finally {
       killWorker();

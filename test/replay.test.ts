@@ -31,8 +31,8 @@ test('the committed histories cover every kind of operation and both parked stat
   for (const type of [...Object.values(KUBERNETES_HOOK_WORKFLOWS), 'rotateClusterCa', 'clusterHealth']) {
     expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
   }
-  // Magnum's operations, one workflow type each, and the CADF delivery
-  for (const type of [...Object.values(MAGNUM_CLUSTER_OPERATIONS).map((o) => o.workflowType), 'deliverCadfNotification']) {
+  // Magnum's operations, one workflow type each, the CADF delivery of events from before the outbox, and the outbox's delivery
+  for (const type of [...Object.values(MAGNUM_CLUSTER_OPERATIONS).map((o) => o.workflowType), 'deliverCadfNotification', 'deliverNotifications']) {
     expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
   }
   expect(names.some((n) => n.endsWith('-parked-failed-temp'))).toBe(true);

@@ -15,6 +15,7 @@ import { registerVim, vimById } from '../common/db/repos/vims';
 import { createPackage } from '../common/db/repos/packages';
 import { clusterById, clusterPki, createCluster } from '../common/db/repos/clusters';
 import { SecretBox } from '../common/secrets';
+import { createSubscription, subscriptionById } from '../common/db/repos/subscriptions';
 import { startPostgres, type TestPostgres } from './support/postgres';
 
 const key = () => crypto.randomBytes(32).toString('base64');
@@ -48,11 +49,16 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
       id: 'c1', projectId: '', kind: 'vnf', name: 'k', settings: { kubeVersion: '1.37.2', podCidr: '10.244.0.0/16', serviceCidr: '10.96.0.0/12', registries: [] },
       secretsSealed: box.sealJson({ logins: { master: { username: 'u', password: 'cluster-pass' } } }), createdAt: now,
     }, { certs: { kubernetesCa: 'c', etcdCa: 'c', frontProxyCa: 'c', admin: 'c', serviceAccountPublicKey: 'c' }, keysSealed: box.sealJson({ kubernetesCa: 'ca-key' }) });
+    await createSubscription(db, {
+      id: 's1', projectId: '', apiVersion: 'v1', callbackUri: 'http://127.0.0.1:1/n', authentication: { authType: ['BASIC'] },
+      authenticationSealed: box.sealJson({ authType: ['BASIC'], paramsBasic: { userName: 'u', password: 'callback-pass' } }), createdAt: now,
+    });
   }
   const sealedVim = async () => (await vimById(db, 'v1'))!.passwordSealed;
   const sealedCluster = async () => (await clusterById(db, 'c1'))!.secretsSealed;
   const sealedKeys = async () => (await clusterPki(db, 'c1', 1))!.keysSealed;
   const sealedInst = async () => (await instanceById(db, 'i1'))!.instantiateParamsSealed!;
+  const sealedSubscription = async () => (await subscriptionById(db, 's1'))!.authenticationSealed!;
 
   test('the new key with the old one as SECRET_KEY_PREVIOUS: everything opens, is re-sealed under the new key, and then opens without the old one', async () => {
     const [oldKey, newKey] = [key(), key()];
@@ -62,7 +68,7 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
 
     const rotating = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey, SECRET_KEY_PREVIOUS: `${key()}, ${oldKey}` });
     expect(rotating.open(sealedBefore)).toBe('vim-pass');
-    expect(await resealUnderCurrentKey(db, rotating)).toBe(4);
+    expect(await resealUnderCurrentKey(db, rotating)).toBe(5);
     expect(await resealUnderCurrentKey(db, rotating)).toBe(0); // idempotent
 
     const newOnly = SecretBox.fromEnvOrFile(dir, { SECRET_KEY: newKey });
@@ -70,6 +76,7 @@ describe.each(['sqlite', 'postgres'] as const)('on %s', (dialect) => {
     expect(newOnly.openJson(await sealedInst())).toEqual({ additionalParams: { ssh_password: 'node-pass' } });
     expect(newOnly.openJson(await sealedCluster())).toEqual({ logins: { master: { username: 'u', password: 'cluster-pass' } } });
     expect(newOnly.openJson(await sealedKeys())).toEqual({ kubernetesCa: 'ca-key' });
+    expect(newOnly.openJson(await sealedSubscription())).toMatchObject({ paramsBasic: { password: 'callback-pass' } });
     const sealedAfter = await sealedVim();
     expect(() => SecretBox.fromEnvOrFile(dir, { SECRET_KEY: oldKey }).open(sealedAfter)).toThrow();
   });

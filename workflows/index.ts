@@ -30,6 +30,7 @@ export { magnumNodegroupUpdate } from '../ops/magnum/nodegroup-update/workflow';
 export { magnumNodegroupDelete } from '../ops/magnum/nodegroup-delete/workflow';
 export { magnumCaRotate } from '../ops/magnum/ca-rotate/workflow';
 export { deliverCadfNotification } from '../ops/magnum/shared/cadf-workflow';
+export { deliverNotifications } from '../notify/workflow';
 
 /**
  * The one type every VNF LCM operation had before each got its own: operations started under it

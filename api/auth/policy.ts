@@ -11,7 +11,7 @@ import type { Scope } from '../../common/db/repos/scope';
 import type { Caller } from './tokens';
 
 export const RESOURCES = [
-  'vnf_packages', 'vnf_instances', 'vnf_lcm_op_occs', 'vims',
+  'vnf_packages', 'vnf_instances', 'vnf_lcm_op_occs', 'vims', 'subscriptions',
   // Magnum (/v1): clustertemplates, clusters (and their actions), nodegroups, certificates, quotas, stats, mservices, the CADF log
   'clustertemplates', 'clusters', 'nodegroups', 'certificates', 'quotas', 'stats', 'mservices', 'notifications',
 ] as const;

@@ -20,6 +20,9 @@ import { operatorTask, settleOrphanedOp, startOperation } from '../operations';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { authorize } from './authorize';
 import { filterRows } from './filter';
+import { queueIdentifierNotification, sendQueued } from './notifications';
+import { subscriptionsRouter } from './subscriptions';
+import type { OutboxRow } from '../../common/db/repos/notifications';
 
 const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
 
@@ -64,12 +67,13 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     if (!pkg) throw unprocessable(`vnfdId: no onboarded VNF package of your project has vnfdId ${body.vnfdId}`);
     if (pkg.operationalState !== 'ENABLED') throw conflict(`VNF package ${pkg.id} (vnfdId ${body.vnfdId}) is DISABLED`);
     const instId = crypto.randomUUID();
-    await createInstance(db, {
+    const queued = await createInstance(db, {
       id: instId, projectId: caller.projectId, vnfInstanceName: body.vnfInstanceName ?? `vnf-${instId}`, vnfInstanceDescription: body.vnfInstanceDescription ?? null,
       vnfdId: body.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
       vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
-    });
+    }, (q, inst) => queueIdentifierNotification(q, ctx.cfg, inst, 'VnfIdentifierCreationNotification'));
+    await sendQueued(ctx, queued);
     res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v));
   });
 
@@ -82,8 +86,10 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
 
   r.delete('/vnf_instances/:id', writeI, async (req, res) => {
     const inst = await loadInstance(res, id(req));
-    const problem = await deleteIdleInstance(db, inst.id);
+    let queued: OutboxRow[] = [];
+    const problem = await deleteIdleInstance(db, inst.id, async (q, i) => { queued = await queueIdentifierNotification(q, ctx.cfg, i, 'VnfIdentifierDeletionNotification'); });
     if (problem) throw conflict(problem);
+    await sendQueued(ctx, queued);
     res.status(204).end();
   });
 
@@ -98,6 +104,8 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       accepted(res, op.id);
     });
   }
+
+  r.use(subscriptionsRouter(ctx, v));
 
   const readO = authorize('vnf_lcm_op_occs', 'read');
   const writeO = authorize('vnf_lcm_op_occs', 'write');

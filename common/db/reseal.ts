@@ -49,6 +49,12 @@ const SEALED: SealedColumn[] = [
     replace: async ({ db, t }, from, to) => (await db.update(t.magnumTemplates).set({ proxiesSealed: to })
       .where(eq(t.magnumTemplates.proxiesSealed, from)).returning({ id: t.magnumTemplates.id })).length,
   },
+  // LCM subscriptions: the callback's authentication (Basic password, OAuth 2.0 client secret)
+  {
+    list: ({ db, t }) => db.select({ sealed: t.lccnSubscriptions.authenticationSealed }).from(t.lccnSubscriptions),
+    replace: async ({ db, t }, from, to) => (await db.update(t.lccnSubscriptions).set({ authenticationSealed: to })
+      .where(eq(t.lccnSubscriptions.authenticationSealed, from)).returning({ id: t.lccnSubscriptions.id })).length,
+  },
 ];
 
 /** Re-seals what is not under the current key; returns how many values moved. */

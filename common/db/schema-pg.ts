@@ -136,6 +136,7 @@ export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   rejectedLcmCoordinations: jsonb('rejected_lcm_coordinations').$type<Json[]>(),
   currentStep: text('current_step'),
   rollingProgress: jsonb('rolling_progress').$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
+  notifiedState: text('notified_state', { enum: OP_STATES }),
   workflowStarted: boolean('workflow_started').notNull().default(false),
 }, (t) => [
   index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId),
@@ -218,3 +219,4 @@ export const clusterPki = pgTable('cluster_pki', {
 }, (t) => [primaryKey({ columns: [t.clusterId, t.generation] })]);
 
 export { magnumTemplates, magnumClusters, magnumNodegroups, magnumQuotas, cadfEvents } from './schema-magnum-pg';
+export { lccnSubscriptions, notificationOutbox } from './schema-notify-pg';

@@ -168,6 +168,8 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   currentStep: text('current_step'),
   /** change_vnfpkg: how far the rolling update got (VNFCs moved, coordinated, rolled back), written by its child workflows. */
   rollingProgress: text('rolling_progress', { mode: 'json' }).$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
+  /** The last state its notifications were queued for (null: none yet; the first queues START). */
+  notifiedState: text('notified_state', { enum: OP_STATES }),
   /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
 }, (t) => [
@@ -252,3 +254,4 @@ export const clusterPki = sqliteTable('cluster_pki', {
 }, (t) => [primaryKey({ columns: [t.clusterId, t.generation] })]);
 
 export { magnumTemplates, magnumClusters, magnumNodegroups, magnumQuotas, cadfEvents } from './schema-magnum';
+export { lccnSubscriptions, notificationOutbox } from './schema-notify';

@@ -31,6 +31,7 @@ const rowTypesMatch: { [K in keyof Tables]: SameRows<K> } = {
   vims: true, vnfPackages: true, vnfPackageFiles: true, contentObjects: true, contentChunks: true, vnfInstances: true, vnfLcmOpOccs: true, sshHostKeys: true,
   clusters: true, clusterNodes: true, clusterPki: true,
   magnumTemplates: true, magnumClusters: true, magnumNodegroups: true, magnumQuotas: true, cadfEvents: true,
+  lccnSubscriptions: true, notificationOutbox: true,
 };
 void rowTypesMatch;
 

@@ -38,6 +38,8 @@ export interface Tables {
   magnumNodegroups: typeof schema.magnumNodegroups;
   magnumQuotas: typeof schema.magnumQuotas;
   cadfEvents: typeof schema.cadfEvents;
+  lccnSubscriptions: typeof schema.lccnSubscriptions;
+  notificationOutbox: typeof schema.notificationOutbox;
 }
 
 /** What a repository function gets inside `read` or `tx`: the query builder and the tables. */

@@ -6,6 +6,7 @@
  */
 import { Router } from 'express';
 import { listCadfEvents } from '../../../common/db/repos/magnum/cadf';
+import { deliveriesOfSources } from '../../../common/db/repos/notifications';
 import { magnumClusters, nodegroupsOfProject } from '../../../common/db/repos/magnum/clusters';
 import { badRequest, forbidden } from '../../../common/http-error';
 import { isInProgress } from '../../../model/magnum/status';
@@ -76,7 +77,16 @@ export function serviceRouter(ctx: ApiContext): Router {
     const before = typeof req.query.before === 'string' ? req.query.before : undefined;
     const rows = await listCadfEvents(db, { clusterId: cluster, before, limit });
     const next = rows.length === limit ? `${ctx.cfg.apiBaseUrl}/v1/notifications?${new URLSearchParams({ limit: String(limit), before: rows[rows.length - 1].createdAt, ...(cluster ? { cluster_id: cluster } : {}) })}` : undefined;
-    res.json({ notifications: rows.map((e) => ({ ...e.notification, deliveries: Object.values(e.deliveries) })), ...(next ? { next } : {}) });
+    const outbox = await deliveriesOfSources(db, 'cadf', rows.map((e) => e.id));
+    const deliveries = (e: (typeof rows)[number]) => {
+      const mine = outbox.filter((d) => d.sourceId === e.id);
+      // events from before the notification outbox kept their deliveries on the event
+      return mine.length ? mine.map((d) => ({
+        url: d.destination, delivered: d.state === 'DELIVERED', state: d.state, attempts: d.attempts,
+        ...(d.lastError ? { lastError: d.lastError } : {}), ...(d.lastAttemptAt ? { at: d.lastAttemptAt } : {}),
+      })) : Object.values(e.deliveries);
+    };
+    res.json({ notifications: rows.map((e) => ({ ...e.notification, deliveries: deliveries(e) })), ...(next ? { next } : {}) });
   });
 
   return r;

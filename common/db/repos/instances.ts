@@ -27,11 +27,15 @@ export function instanceIn({ db, t }: Q, id: string): Promise<InstanceRow | unde
   return first(db.select().from(t.vnfInstances).where(eq(t.vnfInstances.id, id)).limit(1));
 }
 
+/** What a caller writes with an instance's creation or deletion, in the same transaction (its notifications). */
+export type WithInstance<T> = (q: Q, inst: InstanceRow) => Promise<T>;
+
 /** A new NOT_INSTANTIATED instance; its package is IN_USE from now on. */
-export function createInstance(store: Store, row: InstanceInsert): Promise<void> {
+export function createInstance<T = void>(store: Store, row: InstanceInsert, alsoIn?: WithInstance<T>): Promise<T | undefined> {
   return store.tx(async (q) => {
-    await q.db.insert(q.t.vnfInstances).values(row);
+    const [inst] = await q.db.insert(q.t.vnfInstances).values(row).returning();
     await refreshPackageUsage(q, row.vnfPkgId);
+    return alsoIn?.(q, inst);
   });
 }
 
@@ -40,7 +44,7 @@ export function createInstance(store: Store, row: InstanceInsert): Promise<void>
  * instantiate, while the instance is NOT_INSTANTIATED, owns it). Returns why
  * not, or undefined once it is gone (its package's usage follows).
  */
-export function deleteIdleInstance(store: Store, id: string): Promise<string | undefined> {
+export function deleteIdleInstance(store: Store, id: string, alsoIn?: WithInstance<unknown>): Promise<string | undefined> {
   return store.tx(async (q) => {
     const { db, t } = q;
     const open = await first(db.select().from(t.vnfLcmOpOccs)
@@ -48,6 +52,7 @@ export function deleteIdleInstance(store: Store, id: string): Promise<string | u
     if (open) return `VNF instance ${id} has operation ${open.id} (${open.operation}) in ${open.operationState}`;
     const fresh = await instanceIn(q, id);
     if (fresh?.instantiationState !== 'NOT_INSTANTIATED') return `VNF instance ${id} is ${fresh?.instantiationState}; terminate it first`;
+    await alsoIn?.(q, fresh);
     await db.delete(t.vnfInstances).where(eq(t.vnfInstances.id, id));
     await refreshPackageUsage(q, fresh.vnfPkgId);
     return undefined;

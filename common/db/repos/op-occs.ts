@@ -100,16 +100,42 @@ export async function openStartedOpOccIds(store: Store): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** FAILED with `error`, only if the op is still in `from` (nobody moved it meanwhile); true when it was. */
-export function failOpOccIfIn(store: Store, id: string, from: OpState, error: Json): Promise<boolean> {
-  return store.read(async ({ db, t }) => (await db.update(t.vnfLcmOpOccs).set({
-    operationState: 'FAILED', stateEnteredTime: new Date().toISOString(), isCancelPending: false, error,
-  }).where(and(eq(t.vnfLcmOpOccs.id, id), eq(t.vnfLcmOpOccs.operationState, from))).returning({ id: t.vnfLcmOpOccs.id })).length > 0);
+/**
+ * FAILED with `error`, only if the op is still in `from` (nobody moved it
+ * meanwhile); true when it was. `alsoIn` runs in the same transaction with
+ * the row as updated (the notifications of the change), what it returns is
+ * written too.
+ */
+export function failOpOccIfIn(store: Store, id: string, from: OpState, error: Json, alsoIn?: (q: Q, row: OpOccRow) => Promise<Partial<Omit<OpOccRow, 'id'>> | void>): Promise<boolean> {
+  return store.tx(async (q) => {
+    const { db, t } = q;
+    const [row] = await db.update(t.vnfLcmOpOccs).set({
+      operationState: 'FAILED', stateEnteredTime: new Date().toISOString(), isCancelPending: false, error,
+    }).where(and(eq(t.vnfLcmOpOccs.id, id), eq(t.vnfLcmOpOccs.operationState, from))).returning();
+    if (!row) return false;
+    const more = await alsoIn?.(q, row);
+    if (more) await db.update(t.vnfLcmOpOccs).set(more).where(eq(t.vnfLcmOpOccs.id, id));
+    return true;
+  });
 }
 
 /** The workflow's view of its op: state, error, step, cancel flags (unset fields stay). */
 export function updateOpOcc(store: Store, id: string, set: Partial<Omit<OpOccRow, 'id'>>): Promise<void> {
   return store.read(async ({ db, t }) => { await db.update(t.vnfLcmOpOccs).set(set).where(eq(t.vnfLcmOpOccs.id, id)); });
+}
+
+/**
+ * The update and, in the same transaction, `alsoIn` with the row as updated
+ * (it queues the notifications of a state change); what `alsoIn` returns is
+ * written too. Nothing of either is written without the other.
+ */
+export function updateOpOccWith(store: Store, id: string, set: Partial<Omit<OpOccRow, 'id'>>, alsoIn: (q: Q, row: OpOccRow) => Promise<Partial<Omit<OpOccRow, 'id'>> | void>): Promise<void> {
+  return store.tx(async (q) => {
+    const [row] = await q.db.update(q.t.vnfLcmOpOccs).set(set).where(eq(q.t.vnfLcmOpOccs.id, id)).returning();
+    if (!row) return;
+    const more = await alsoIn(q, row);
+    if (more) await q.db.update(q.t.vnfLcmOpOccs).set(more).where(eq(q.t.vnfLcmOpOccs.id, id));
+  });
 }
 
 /** currentStep, and the rolling counters merged into what is there. */

@@ -1,15 +1,28 @@
-/** The CADF audit log: every notification, and its delivery per sink. */
+/**
+ * The CADF audit log: every notification. Its deliveries are in the
+ * notification outbox (one row per sink); `deliveries` holds those of events
+ * recorded before the outbox, delivered by deliverCadfNotification.
+ */
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type * as schema from '../../schema';
-import type { Store } from '../../store';
+import type { Q, Store } from '../../store';
 import { first } from '../rows';
 
 export type CadfRow = typeof schema.cadfEvents.$inferSelect;
 export type CadfInsert = typeof schema.cadfEvents.$inferInsert;
 
-/** Records the event once (its id is derived from the operation and the status it reports). */
-export function insertCadfEvent(store: Store, row: CadfInsert): Promise<void> {
-  return store.read(async ({ db, t }) => { await db.insert(t.cadfEvents).values(row).onConflictDoNothing(); });
+/**
+ * Records the event once (its id is derived from the operation and the
+ * status it reports) and, in the same transaction, whatever `alsoIn` writes
+ * with it (its deliveries, queued in the notification outbox). True when
+ * this call recorded it.
+ */
+export function insertCadfEvent(store: Store, row: CadfInsert, alsoIn?: (q: Q) => Promise<unknown>): Promise<boolean> {
+  return store.tx(async (q) => {
+    const added = await q.db.insert(q.t.cadfEvents).values(row).onConflictDoNothing().returning({ id: q.t.cadfEvents.id });
+    if (added.length && alsoIn) await alsoIn(q);
+    return added.length > 0;
+  });
 }
 
 export function cadfEventById(store: Store, id: string): Promise<CadfRow | undefined> {

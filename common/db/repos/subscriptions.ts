@@ -1,0 +1,44 @@
+/** LCM notification subscriptions: owned by a project (Scope); another project's is not found. */
+import { asc, eq } from 'drizzle-orm';
+import type * as schema from '../schema';
+import type { Q, Store } from '../store';
+import { deleteOfSubscriptionIn } from './notifications';
+import { first } from './rows';
+import { owned, ownedAnd, type Scope } from './scope';
+
+export type SubscriptionRow = typeof schema.lccnSubscriptions.$inferSelect;
+export type SubscriptionInsert = typeof schema.lccnSubscriptions.$inferInsert;
+
+export function createSubscription(store: Store, row: SubscriptionInsert): Promise<void> {
+  return store.read(async ({ db, t }) => { await db.insert(t.lccnSubscriptions).values(row); });
+}
+
+export function listSubscriptions(store: Store, scope: Scope): Promise<SubscriptionRow[]> {
+  return store.read(({ db, t }) => db.select().from(t.lccnSubscriptions).where(owned(t.lccnSubscriptions.projectId, scope)).orderBy(asc(t.lccnSubscriptions.createdAt)));
+}
+
+export function findSubscription(store: Store, scope: Scope, id: string): Promise<SubscriptionRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.lccnSubscriptions)
+    .where(ownedAnd(t.lccnSubscriptions.projectId, scope, eq(t.lccnSubscriptions.id, id))).limit(1)));
+}
+
+/** The system's view (the delivery activity). */
+export function subscriptionById(store: Store, id: string): Promise<SubscriptionRow | undefined> {
+  return store.read(({ db, t }) => first(db.select().from(t.lccnSubscriptions).where(eq(t.lccnSubscriptions.id, id)).limit(1)));
+}
+
+/** Inside a transaction: every subscription of a project (the filters are matched by the caller). */
+export function subscriptionsOfProjectIn({ db, t }: Q, projectId: string): Promise<SubscriptionRow[]> {
+  return db.select().from(t.lccnSubscriptions).where(eq(t.lccnSubscriptions.projectId, projectId)).orderBy(asc(t.lccnSubscriptions.createdAt));
+}
+
+/** Deletes the subscription and its queued and past notifications; false when the scope has no such subscription. */
+export function deleteSubscription(store: Store, scope: Scope, id: string): Promise<boolean> {
+  return store.tx(async (q) => {
+    const gone = await q.db.delete(q.t.lccnSubscriptions)
+      .where(ownedAnd(q.t.lccnSubscriptions.projectId, scope, eq(q.t.lccnSubscriptions.id, id))).returning({ id: q.t.lccnSubscriptions.id });
+    if (!gone.length) return false;
+    await deleteOfSubscriptionIn(q, id);
+    return true;
+  });
+}
