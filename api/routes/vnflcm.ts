@@ -70,15 +70,15 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
     });
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v));
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v, ctx.cfg));
   });
 
   r.get('/vnf_instances', readI, async (req, res) => {
-    const rows = (await listInstances(db, listScope(req, res))).map((i) => instanceView(i, v));
+    const rows = (await listInstances(db, listScope(req, res))).map((i) => instanceView(i, v, ctx.cfg));
     res.json(filterRows(rows, req.query));
   });
 
-  r.get('/vnf_instances/:id', readI, async (req, res) => { res.json(instanceView(await loadInstance(res, id(req)), v)); });
+  r.get('/vnf_instances/:id', readI, async (req, res) => { res.json(instanceView(await loadInstance(res, id(req)), v, ctx.cfg)); });
 
   r.delete('/vnf_instances/:id', writeI, async (req, res) => {
     const inst = await loadInstance(res, id(req));
