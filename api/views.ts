@@ -68,7 +68,9 @@ export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'a
     vimConnectionInfo: vci,
     instantiationState: i.instantiationState,
     ...(instantiated && shownInfo ? { instantiatedVnfInfo: shownInfo } : {}),
+    ...(i.vnfConfigurableProperties ? { vnfConfigurableProperties: i.vnfConfigurableProperties } : {}),
     metadata: i.metadata,
+    ...(i.extensions ? { extensions: i.extensions } : {}),
     _links: links,
   };
 }

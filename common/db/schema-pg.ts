@@ -107,6 +107,8 @@ export const vnfInstances = pgTable('vnf_instances', {
   vimConnectionInfo: jsonb('vim_connection_info').$type<Json[]>().notNull(),
   instantiatedVnfInfo: jsonb('instantiated_vnf_info').$type<InstantiatedVnfInfo>(),
   metadata: jsonb('metadata').$type<Json>().notNull(),
+  extensions: jsonb('extensions').$type<Json>(),
+  vnfConfigurableProperties: jsonb('vnf_configurable_properties').$type<Json>(),
   stackId: text('stack_id'),
   vimId: text('vim_id').references(() => vims.id),
   instantiateParamsSealed: text('instantiate_params_sealed'),

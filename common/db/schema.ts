@@ -131,6 +131,9 @@ export const vnfInstances = sqliteTable('vnf_instances', {
   vimConnectionInfo: text('vim_connection_info', { mode: 'json' }).$type<Json[]>().notNull(),
   instantiatedVnfInfo: text('instantiated_vnf_info', { mode: 'json' }).$type<InstantiatedVnfInfo>(),
   metadata: text('metadata', { mode: 'json' }).$type<Json>().notNull(),
+  /** SOL003 VnfInstance.extensions and vnfConfigurableProperties (ModifyVnfInfo merges into them; null until set). */
+  extensions: text('extensions', { mode: 'json' }).$type<Json>(),
+  vnfConfigurableProperties: text('vnf_configurable_properties', { mode: 'json' }).$type<Json>(),
   /** Heat stack the instance lives in; kept across failed operations. */
   stackId: text('stack_id'),
   /** Which VIM (vims.id) the instance runs on. */

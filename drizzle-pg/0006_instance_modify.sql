@@ -1,0 +1,2 @@
+ALTER TABLE "vnf_instances" ADD COLUMN "extensions" jsonb;--> statement-breakpoint
+ALTER TABLE "vnf_instances" ADD COLUMN "vnf_configurable_properties" jsonb;

@@ -1,0 +1,2 @@
+ALTER TABLE `vnf_instances` ADD `extensions` text;--> statement-breakpoint
+ALTER TABLE `vnf_instances` ADD `vnf_configurable_properties` text;
