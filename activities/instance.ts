@@ -11,9 +11,10 @@ import { redact } from '../common/secrets';
 import { maskBySchema } from '../common/secret-schema';
 import { InstantiateAdditionalParams } from '../model/additional-params';
 import { scaleStatusForLevel } from '../infra/hot';
-import { buildInstantiatedVnfInfo, type VnfcResourceInfo } from '../infra/vnf-info';
+import { buildInstantiatedVnfInfo, type HeatResource, type VnfcResourceInfo } from '../infra/vnf-info';
+import type { VimPort } from '../infra/vnf-info/cp-protocol';
 import { StackDriver } from '../infra/stack-driver';
-import { stackNameFor } from '../infra/vim';
+import { lookupsForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
 
@@ -23,6 +24,14 @@ type ScaleStatus = { aspectId: string; scaleLevel: number }[];
 export interface VnfcChanges { added: string[]; modified: string[]; removed: string[] }
 
 export function instanceActivities({ db, box }: ActivityDeps) {
+  /** What Neutron assigned the stack's ports (every CP's addresses, shown in instantiatedVnfInfo), by port id. */
+  const portAddresses = async (vimId: string, resources: HeatResource[]): Promise<Record<string, VimPort>> => {
+    const ids = resources.filter((r) => r.resource_type === 'OS::Neutron::Port' && r.physical_resource_id).map((r) => r.physical_resource_id);
+    if (!ids.length) return {};
+    const ports = await (await lookupsForVim(db, box, vimId)).ports([...new Set(ids)]);
+    return Object.fromEntries(ports.map((p) => [p.id, p]));
+  };
+
   return {
     /** Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's resourceChanges. */
     async recordVnfInfo({ opOccId, scaleStatus }: { opOccId: string; scaleStatus?: ScaleStatus }): Promise<VnfcChanges> {
@@ -32,8 +41,9 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       const input = instantiateInputOf(box, op, inst);
       const previous = inst.instantiatedVnfInfo ?? undefined;
       const resources = await StackDriver.forStore(db, box).resources({ vimId: inst.vimId, name: stackNameFor(inst.id), id: inst.stackId });
+      const ports = await portAddresses(inst.vimId, resources);
       const info = buildInstantiatedVnfInfo({
-        flavour, input, vimConnectionId: inst.vimId, resources, newId: () => crypto.randomUUID(), previous,
+        flavour, input, vimConnectionId: inst.vimId, resources, ports, newId: () => crypto.randomUUID(), previous,
         scaleStatus: scaleStatus ?? previous?.scaleStatus ?? scaleStatusForLevel(flavour, input.instantiationLevelId),
       });
       const changes = diffVnfcs(previous?.vnfcResourceInfo ?? [], info.vnfcResourceInfo);
