@@ -11,12 +11,12 @@ import { redact } from '../common/secrets';
 import { maskBySchema } from '../common/secret-schema';
 import { InstantiateAdditionalParams } from '../model/additional-params';
 import { scaleStatusForLevel } from '../infra/hot';
-import { buildInstantiatedVnfInfo, type HeatResource, type VnfcResourceInfo } from '../infra/vnf-info';
+import { buildInstantiatedVnfInfo, type ExtVirtualLinkInfo, type HeatResource, type VnfcResourceInfo } from '../infra/vnf-info';
 import type { VimPort } from '../infra/vnf-info/cp-protocol';
 import { StackDriver } from '../infra/stack-driver';
 import { lookupsForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
+import { flavourOf, loadOpOcc, stackInputOf, type Connectivity } from './records';
 
 type ScaleStatus = { aspectId: string; scaleLevel: number }[];
 
@@ -33,12 +33,15 @@ export function instanceActivities({ db, box }: ActivityDeps) {
   };
 
   return {
-    /** Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's resourceChanges. */
-    async recordVnfInfo({ opOccId, scaleStatus }: { opOccId: string; scaleStatus?: ScaleStatus }): Promise<VnfcChanges> {
+    /**
+     * Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's
+     * resourceChanges; built with the requested connectivity, the op occ's changedExtConnectivity too.
+     */
+    async recordVnfInfo({ opOccId, scaleStatus, connectivity }: { opOccId: string; scaleStatus?: ScaleStatus; connectivity?: Connectivity }): Promise<VnfcChanges> {
       const op = await loadOpOcc(db, opOccId);
       const { inst, flavour } = await flavourOf(db, box, op);
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
-      const input = instantiateInputOf(box, op, inst);
+      const input = stackInputOf(box, op, inst, connectivity);
       const previous = inst.instantiatedVnfInfo ?? undefined;
       const resources = await StackDriver.forStore(db, box).resources({ vimId: inst.vimId, name: stackNameFor(inst.id), id: inst.stackId });
       const ports = await portAddresses(inst.vimId, resources);
@@ -58,7 +61,10 @@ export function instanceActivities({ db, box }: ActivityDeps) {
           instantiateParamsSealed: inst.instantiateParamsSealed ?? op.operationParamsSealed,
         },
         opOccId,
-        opOcc: { resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] } },
+        opOcc: {
+          resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] },
+          ...(connectivity ? { changedExtConnectivity: connectivity === 'requested' ? changedExtLinks(previous?.extVirtualLinkInfo ?? [], info.extVirtualLinkInfo) : null } : {}),
+        },
       });
       return changes;
     },
@@ -87,4 +93,16 @@ function diffVnfcs(before: VnfcResourceInfo[], after: VnfcResourceInfo[]): VnfcC
     modified: after.filter((v) => old.has(v.id) && old.get(v.id)!.computeResource.resourceId !== v.computeResource.resourceId).map((v) => v.id),
     removed: before.filter((v) => !now.has(v.id)).map((v) => v.id),
   };
+}
+
+/**
+ * SOL003 changedExtConnectivity: the ext VLs (as now) whose network, ports or
+ * port resources differ from before (as Tacker decides it: id or resourceId).
+ */
+export function changedExtLinks(before: ExtVirtualLinkInfo[], after: ExtVirtualLinkInfo[]): ExtVirtualLinkInfo[] {
+  const key = (l: ExtVirtualLinkInfo) => JSON.stringify([l.resourceHandle.resourceId, (l.extLinkPorts ?? []).map((p) => [p.id, p.resourceHandle.resourceId]).sort()]);
+  return after.filter((l) => {
+    const old = before.find((b) => b.id === l.id);
+    return !old || key(old) !== key(l);
+  });
 }

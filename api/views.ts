@@ -107,6 +107,7 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     ...(o.error ? { error: maskOpError(o.error, requestSchemaOf(o.operation), box ? requestOf(box, o) : o.operationParams) } : {}),
     ...(o.resourceChanges ? { resourceChanges: o.resourceChanges } : {}),
     ...(o.changedInfo ? { changedInfo: o.changedInfo } : {}),
+    ...(o.changedExtConnectivity ? { changedExtConnectivity: o.changedExtConnectivity } : {}),
     ...(o.lcmCoordinations ? { lcmCoordinations: o.lcmCoordinations } : {}),
     ...(o.rejectedLcmCoordinations ? { rejectedLcmCoordinations: o.rejectedLcmCoordinations } : {}),
     ...(o.currentStep ? { currentStep: o.currentStep } : {}),

@@ -12,6 +12,7 @@ import { KeystoneSession } from './openstack/keystone';
 import { HeatClient } from './openstack/heat';
 import { NovaClient } from './openstack/nova';
 import { CloudLookups } from './openstack/cloud-lookups';
+import { NeutronClient } from './openstack/neutron';
 
 /**
  * Makes the configured default VIM the one shared default row (created or
@@ -68,6 +69,11 @@ export async function lookupsForVim(db: Store, box: SecretBox, vimId: string): P
   const session = await sessionForVim(db, box, vimId);
   const vim = await vimById(db, vimId);
   return new CloudLookups({ token: async () => (await session.getToken()).value, endpoint: (type) => session.endpoint(type), ca: vim?.caCert ?? undefined });
+}
+
+export async function neutronForVim(db: Store, box: SecretBox, vimId: string): Promise<NeutronClient> {
+  const vim = await vimById(db, vimId);
+  return new NeutronClient(await sessionForVim(db, box, vimId), vim?.caCert ?? undefined);
 }
 
 export async function novaForVim(db: Store, box: SecretBox, vimId: string): Promise<NovaClient> {

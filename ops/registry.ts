@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type { LcmOperation } from '../engine/contracts';
 import type { OperationModule } from './operation';
+import { changeExtConnOp } from './vnflcm/change-ext-conn';
 import { changeVnfpkgOp } from './vnflcm/change-vnfpkg';
 import { healOp } from './vnflcm/heal';
 import { instantiateOp } from './vnflcm/instantiate';
@@ -34,6 +35,7 @@ export const VNF_LCM_OPERATIONS: Record<LcmOperation, OperationModule<any>> = {
   SCALE: scaleOp,
   CHANGE_VNFPKG: changeVnfpkgOp,
   MODIFY_INFO: modifyInfoOp,
+  CHANGE_EXT_CONN: changeExtConnOp,
 };
 
 /** The request schema of an operation: what masks its op occ's operationParams and error (by schema,

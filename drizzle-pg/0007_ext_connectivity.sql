@@ -1,0 +1,1 @@
+ALTER TABLE "vnf_lcm_op_occs" ADD COLUMN "changed_ext_connectivity" jsonb;
