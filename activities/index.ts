@@ -7,6 +7,8 @@ import { instanceActivities } from './instance';
 import { opStateActivities } from './op-state';
 import { packageActivities } from '../ops/vnfpkgm/onboard/activities';
 import { scaleActivities } from '../ops/vnflcm/scale/activities';
+import { modifyInfoActivities } from '../ops/vnflcm/modify-info/activities';
+import { changeExtConnActivities } from '../ops/vnflcm/change-ext-conn/activities';
 import { stackActivities } from './stack';
 import { clusterActivities } from '../cluster/activities';
 import { magnumActivities } from '../ops/magnum/shared/activities';
@@ -20,6 +22,8 @@ export function createActivities(deps: ActivityDeps) {
     ...hookActivities(deps),
     ...packageActivities(deps),
     ...scaleActivities(deps),
+    ...modifyInfoActivities(deps),
+    ...changeExtConnActivities(deps),
     ...changeVnfpkgActivities(deps),
     ...coordinateScriptActivities(deps),
     ...clusterActivities(deps),

@@ -11,11 +11,12 @@ import { redact } from '../common/secrets';
 import { maskBySchema } from '../common/secret-schema';
 import { InstantiateAdditionalParams } from '../model/additional-params';
 import { scaleStatusForLevel } from '../infra/hot';
-import { buildInstantiatedVnfInfo, type VnfcResourceInfo } from '../infra/vnf-info';
+import { buildInstantiatedVnfInfo, type ExtVirtualLinkInfo, type HeatResource, type VnfcResourceInfo } from '../infra/vnf-info';
+import type { VimPort } from '../infra/vnf-info/cp-protocol';
 import { StackDriver } from '../infra/stack-driver';
-import { stackNameFor } from '../infra/vim';
+import { lookupsForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
+import { flavourOf, loadOpOcc, stackInputOf, type Connectivity } from './records';
 
 type ScaleStatus = { aspectId: string; scaleLevel: number }[];
 
@@ -23,17 +24,29 @@ type ScaleStatus = { aspectId: string; scaleLevel: number }[];
 export interface VnfcChanges { added: string[]; modified: string[]; removed: string[] }
 
 export function instanceActivities({ db, box }: ActivityDeps) {
+  /** What Neutron assigned the stack's ports (every CP's addresses, shown in instantiatedVnfInfo), by port id. */
+  const portAddresses = async (vimId: string, resources: HeatResource[]): Promise<Record<string, VimPort>> => {
+    const ids = resources.filter((r) => r.resource_type === 'OS::Neutron::Port' && r.physical_resource_id).map((r) => r.physical_resource_id);
+    if (!ids.length) return {};
+    const ports = await (await lookupsForVim(db, box, vimId)).ports([...new Set(ids)]);
+    return Object.fromEntries(ports.map((p) => [p.id, p]));
+  };
+
   return {
-    /** Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's resourceChanges. */
-    async recordVnfInfo({ opOccId, scaleStatus }: { opOccId: string; scaleStatus?: ScaleStatus }): Promise<VnfcChanges> {
+    /**
+     * Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's
+     * resourceChanges; built with the requested connectivity, the op occ's changedExtConnectivity too.
+     */
+    async recordVnfInfo({ opOccId, scaleStatus, connectivity }: { opOccId: string; scaleStatus?: ScaleStatus; connectivity?: Connectivity }): Promise<VnfcChanges> {
       const op = await loadOpOcc(db, opOccId);
       const { inst, flavour } = await flavourOf(db, box, op);
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
-      const input = instantiateInputOf(box, op, inst);
+      const input = stackInputOf(box, op, inst, connectivity);
       const previous = inst.instantiatedVnfInfo ?? undefined;
       const resources = await StackDriver.forStore(db, box).resources({ vimId: inst.vimId, name: stackNameFor(inst.id), id: inst.stackId });
+      const ports = await portAddresses(inst.vimId, resources);
       const info = buildInstantiatedVnfInfo({
-        flavour, input, vimConnectionId: inst.vimId, resources, newId: () => crypto.randomUUID(), previous,
+        flavour, input, vimConnectionId: inst.vimId, resources, ports, newId: () => crypto.randomUUID(), previous,
         scaleStatus: scaleStatus ?? previous?.scaleStatus ?? scaleStatusForLevel(flavour, input.instantiationLevelId),
       });
       const changes = diffVnfcs(previous?.vnfcResourceInfo ?? [], info.vnfcResourceInfo);
@@ -48,7 +61,10 @@ export function instanceActivities({ db, box }: ActivityDeps) {
           instantiateParamsSealed: inst.instantiateParamsSealed ?? op.operationParamsSealed,
         },
         opOccId,
-        opOcc: { resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] } },
+        opOcc: {
+          resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] },
+          ...(connectivity ? { changedExtConnectivity: connectivity === 'requested' ? changedExtLinks(previous?.extVirtualLinkInfo ?? [], info.extVirtualLinkInfo) : null } : {}),
+        },
       });
       return changes;
     },
@@ -77,4 +93,16 @@ function diffVnfcs(before: VnfcResourceInfo[], after: VnfcResourceInfo[]): VnfcC
     modified: after.filter((v) => old.has(v.id) && old.get(v.id)!.computeResource.resourceId !== v.computeResource.resourceId).map((v) => v.id),
     removed: before.filter((v) => !now.has(v.id)).map((v) => v.id),
   };
+}
+
+/**
+ * SOL003 changedExtConnectivity: the ext VLs (as now) whose network, ports or
+ * port resources differ from before (as Tacker decides it: id or resourceId).
+ */
+export function changedExtLinks(before: ExtVirtualLinkInfo[], after: ExtVirtualLinkInfo[]): ExtVirtualLinkInfo[] {
+  const key = (l: ExtVirtualLinkInfo) => JSON.stringify([l.resourceHandle.resourceId, (l.extLinkPorts ?? []).map((p) => [p.id, p.resourceHandle.resourceId]).sort()]);
+  return after.filter((l) => {
+    const old = before.find((b) => b.id === l.id);
+    return !old || key(old) !== key(l);
+  });
 }

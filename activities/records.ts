@@ -6,6 +6,7 @@ import { instanceById } from '../common/db/repos/instances';
 import { packageById } from '../common/db/repos/packages';
 import type { SecretBox } from '../common/secrets';
 import type { InstantiateInput } from '../infra/hot';
+import { withExtConnectivity } from '../infra/hot/ext-links';
 import type { Vnfd } from '../vnfpkg/vnfd-model';
 
 export async function loadOpOcc(db: Store, opOccId: string) {
@@ -44,4 +45,18 @@ export function instantiateInputOf(box: SecretBox, op: { operation: string; oper
   if (op.operation === 'INSTANTIATE') return opParams<InstantiateInput>(box, op);
   if (!inst.instantiateParamsSealed) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no instantiation record`, 'InvalidInput');
   return box.openJson<InstantiateInput>(inst.instantiateParamsSealed);
+}
+
+/**
+ * Which external connectivity a stack is built and described with: the
+ * instance's as recorded, or the one the op's ChangeExtVnfConnectivityRequest
+ * asks for (merged over it; the instance's record changes only when that op
+ * completes, so a rollback rebuilds from 'current').
+ */
+export type Connectivity = 'current' | 'requested';
+
+export function stackInputOf(box: SecretBox, op: { operation: string; operationParamsSealed: string }, inst: { id: string; instantiateParamsSealed: string | null }, connectivity: Connectivity = 'current'): InstantiateInput {
+  const input = instantiateInputOf(box, op, inst);
+  if (connectivity === 'current') return input;
+  return withExtConnectivity(input, opParams<{ extVirtualLinks?: NonNullable<InstantiateInput['extVirtualLinks']> }>(box, op).extVirtualLinks ?? []);
 }

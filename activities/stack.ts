@@ -12,7 +12,7 @@ import { OpenStackHttpError } from '../infra/openstack/http';
 import { nonRetryable4xx, StackDriver, type StackRef, type StackStatus } from '../infra/stack-driver';
 import { stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { flavourOf, instantiateInputOf, loadInstance, loadOpOcc, loadVnfd, opParams } from './records';
+import { flavourOf, loadInstance, loadOpOcc, loadVnfd, opParams, stackInputOf, type Connectivity } from './records';
 
 export type { StackStatus };
 
@@ -21,14 +21,14 @@ export type { StackStatus };
  * it has now, or the level at instantiate), from its package or another one
  * (change_vnfpkg builds the target package's stack for the same instance).
  */
-export async function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>, packageId?: string): Promise<StackSpec> {
+export async function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>, packageId?: string, connectivity?: Connectivity): Promise<StackSpec> {
   const { db, box } = deps;
   const op = await loadOpOcc(db, opOccId);
   const { inst, flavour: current } = await flavourOf(db, box, op);
   const vnfd = await loadVnfd(db, packageId ?? inst.vnfPkgId);
   const flavour = packageId ? vnfd.flavours[current?.flavourId ?? ''] : current;
   if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in the VNFD ${vnfd.vnfdId}`, 'InvalidInput');
-  const input = instantiateInputOf(box, op, inst);
+  const input = stackInputOf(box, op, inst, connectivity);
   const target = counts
     ?? (op.operation === 'INSTANTIATE' ? vduCountsForLevel(flavour, input.instantiationLevelId) : currentCounts(inst.instantiatedVnfInfo, Object.keys(flavour.vdus)));
   const files = await baseHotFiles(db, packageId ?? inst.vnfPkgId);
@@ -78,13 +78,14 @@ export function stackActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Starts a stack update: with counts, the full template for them (scale);
-     * without, Heat re-converges the current one (heal replaces what was
-     * marked unhealthy). An update already running is not started twice.
+     * Starts a stack update: with counts or a connectivity, the full template
+     * for them (scale; change_ext_conn and its rollback); without, Heat
+     * re-converges the current one (heal replaces what was marked unhealthy).
+     * An update already running is not started twice.
      */
-    async updateStack({ opOccId, counts }: { opOccId: string; counts?: Record<string, number> }): Promise<void> {
+    async updateStack({ opOccId, counts, connectivity }: { opOccId: string; counts?: Record<string, number>; connectivity?: Connectivity }): Promise<void> {
       const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
-      await driver.update(refOf(inst), async () => (counts ? stackSpecFor(deps, opOccId, counts) : {}));
+      await driver.update(refOf(inst), async () => (counts || connectivity ? stackSpecFor(deps, opOccId, counts, undefined, connectivity) : {}));
     },
 
     /** Marks the servers (and volumes) of the VNFCs to heal unhealthy in their nested stacks. */

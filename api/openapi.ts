@@ -5,6 +5,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { CancelModeRequest, CreateVnfRequest } from '../model/vnflcm';
+import { taskRoute } from '../ops/operation';
 import { VNF_LCM_OPERATIONS } from '../ops/registry';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfpkgm';
 import { VimRegisterRequest, VimUpdateRequest } from './schemas/vims';
@@ -34,7 +35,8 @@ export function openApiDocument(): object {
     r.registerPath({ method: 'post', path: `${base}/vnf_instances`, request: { body: json(CreateVnfRequest) }, responses: { 201: { description: 'VnfInstance' }, 400: problem, 422: problem } });
     // every operation's task, from the operation registry
     for (const op of Object.values(VNF_LCM_OPERATIONS).filter((o) => o.task.versions.includes(v as 'v1' | 'v2'))) {
-      r.registerPath({ method: 'post', path: `${base}/vnf_instances/{vnfInstanceId}/${op.task.path}`, request: { params: id('vnfInstanceId'), body: json(op.request) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem, 422: problem } });
+      const path = `${base}${taskRoute(op.task).replace(':id', '{vnfInstanceId}')}`;
+      r.registerPath({ method: op.task.method === 'PATCH' ? 'patch' : 'post', path, request: { params: id('vnfInstanceId'), body: json(op.request) }, responses: { 202: { description: 'Accepted; Location = the op occ' }, 400: problem, 409: problem, 422: problem } });
     }
     for (const task of ['retry', 'rollback', 'fail']) {
       r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/${task}`, request: { params: id('vnfLcmOpOccId') }, responses: { [task === 'fail' ? 200 : 202]: { description: task }, 409: problem } });

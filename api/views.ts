@@ -11,9 +11,16 @@ import { VimConnectionInfo } from '../model/vnflcm';
 
 export type ApiVersion = 'v1' | 'v2';
 
-const href = (p: string) => ({ href: p });
+/** `{href}` with an absolute URI (SOL013 Link: "URI of the referenced resource"), built on API_BASE_URL. */
+export type Href = { href: string };
+/** Makes the links of one answer: paths below the API's base URL become absolute URIs. */
+export function linker(cfg: Pick<Config, 'apiBaseUrl'>): (path: string) => Href {
+  const root = cfg.apiBaseUrl.replace(/\/+$/, '');
+  return (path) => ({ href: `${root}${path}` });
+}
 
-export function packageView(p: PackageRow) {
+export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>) {
+  const href = linker(cfg);
   const base = `/vnfpkgm/v1/vnf_packages/${p.id}`;
   const onboarded = p.onboardingState === 'ONBOARDED';
   return {
@@ -32,10 +39,11 @@ export function packageView(p: PackageRow) {
   };
 }
 
-export function instanceView(i: InstanceRow, v: ApiVersion) {
+export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'apiBaseUrl'>) {
+  const href = linker(cfg);
   const base = `/vnflcm/${v}/vnf_instances/${i.id}`;
   const instantiated = i.instantiationState === 'INSTANTIATED';
-  const links: Record<string, { href: string }> = { self: href(base) };
+  const links: Record<string, Href> = { self: href(base) };
   if (instantiated) {
     for (const [k, task] of [['terminate', 'terminate'], ['scale', 'scale'], ['heal', 'heal'], ['changeExtConn', 'change_ext_conn']]) links[k] = href(`${base}/${task}`);
   } else {
@@ -60,7 +68,9 @@ export function instanceView(i: InstanceRow, v: ApiVersion) {
     vimConnectionInfo: vci,
     instantiationState: i.instantiationState,
     ...(instantiated && shownInfo ? { instantiatedVnfInfo: shownInfo } : {}),
+    ...(i.vnfConfigurableProperties ? { vnfConfigurableProperties: i.vnfConfigurableProperties } : {}),
     metadata: i.metadata,
+    ...(i.extensions ? { extensions: i.extensions } : {}),
     _links: links,
   };
 }
@@ -71,11 +81,12 @@ export function instanceView(i: InstanceRow, v: ApiVersion) {
  * key-name and URL safety net applies to the error.
  */
 export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretBox) {
+  const href = linker(cfg);
   const base = `/vnflcm/${v}/vnf_lcm_op_occs/${o.id}`;
-  const links: Record<string, { href: string }> = {
+  const links: Record<string, Href> = {
     self: href(base),
     vnfInstance: href(`/vnflcm/${v}/vnf_instances/${o.vnfInstanceId}`),
-    temporalWorkflow: href(workflowUiLink(cfg, o.id)),
+    temporalWorkflow: { href: workflowUiLink(cfg, o.id) },
   };
   if (o.operationState === 'FAILED_TEMP') {
     for (const t of ['retry', 'rollback', 'fail']) links[t] = href(`${base}/${t}`);
@@ -96,6 +107,7 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     ...(o.error ? { error: maskOpError(o.error, requestSchemaOf(o.operation), box ? requestOf(box, o) : o.operationParams) } : {}),
     ...(o.resourceChanges ? { resourceChanges: o.resourceChanges } : {}),
     ...(o.changedInfo ? { changedInfo: o.changedInfo } : {}),
+    ...(o.changedExtConnectivity ? { changedExtConnectivity: o.changedExtConnectivity } : {}),
     ...(o.lcmCoordinations ? { lcmCoordinations: o.lcmCoordinations } : {}),
     ...(o.rejectedLcmCoordinations ? { rejectedLcmCoordinations: o.rejectedLcmCoordinations } : {}),
     ...(o.currentStep ? { currentStep: o.currentStep } : {}),

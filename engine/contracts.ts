@@ -13,7 +13,7 @@ export const FINAL_STATES: readonly OpState[] = ['COMPLETED', 'FAILED', 'ROLLED_
 /** States in which a cancel is accepted (SOL003: STARTING, PROCESSING, ROLLING_BACK). */
 export const CANCELLABLE_STATES: readonly OpState[] = ['STARTING', 'PROCESSING', 'ROLLING_BACK'];
 
-export const LCM_OPERATIONS = ['INSTANTIATE', 'TERMINATE', 'HEAL', 'SCALE', 'CHANGE_VNFPKG'] as const;
+export const LCM_OPERATIONS = ['INSTANTIATE', 'TERMINATE', 'HEAL', 'SCALE', 'CHANGE_VNFPKG', 'MODIFY_INFO', 'CHANGE_EXT_CONN'] as const;
 export type LcmOperation = (typeof LCM_OPERATIONS)[number];
 export const CANCEL_MODES = ['GRACEFUL', 'FORCEFUL'] as const;
 export type CancelMode = (typeof CANCEL_MODES)[number];

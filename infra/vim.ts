@@ -1,7 +1,7 @@
 /**
  * VIM registry access: the default VIM from configuration, registered VIMs
  * from the database (password sealed at rest), and one cached Keystone
- * session (Heat and Nova clients) per VIM so tokens are reused across activities.
+ * session (Heat, Nova and lookup clients) per VIM so tokens are reused across activities.
  */
 import fs from 'node:fs';
 import type { Config } from '../common/config';
@@ -11,6 +11,8 @@ import type { SecretBox } from '../common/secrets';
 import { KeystoneSession } from './openstack/keystone';
 import { HeatClient } from './openstack/heat';
 import { NovaClient } from './openstack/nova';
+import { CloudLookups } from './openstack/cloud-lookups';
+import { NeutronClient } from './openstack/neutron';
 
 /**
  * Makes the configured default VIM the one shared default row (created or
@@ -60,6 +62,18 @@ export async function heatForVim(db: Store, box: SecretBox, vimId: string): Prom
 /** The VIM's Keystone session (its token and catalog), shared with its Heat and Nova clients. */
 export async function sessionForVim(db: Store, box: SecretBox, vimId: string): Promise<KeystoneSession> {
   return (await clientsForVim(db, box, vimId)).session;
+}
+
+/** Nova, Glance and Neutron lookups with the VIM's own credentials (the worker acts as the VIM account). */
+export async function lookupsForVim(db: Store, box: SecretBox, vimId: string): Promise<CloudLookups> {
+  const session = await sessionForVim(db, box, vimId);
+  const vim = await vimById(db, vimId);
+  return new CloudLookups({ token: async () => (await session.getToken()).value, endpoint: (type) => session.endpoint(type), ca: vim?.caCert ?? undefined });
+}
+
+export async function neutronForVim(db: Store, box: SecretBox, vimId: string): Promise<NeutronClient> {
+  const vim = await vimById(db, vimId);
+  return new NeutronClient(await sessionForVim(db, box, vimId), vim?.caCert ?? undefined);
 }
 
 export async function novaForVim(db: Store, box: SecretBox, vimId: string): Promise<NovaClient> {

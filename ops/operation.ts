@@ -13,14 +13,33 @@ export interface SummaryInput {
   params: Record<string, unknown>;
 }
 
+export type ApiVersion = 'v1' | 'v2';
+
+/**
+ * Where an operation is requested on a VNF instance (SOL003 5.4): a task
+ * resource, `POST .../vnf_instances/{id}/<path>` (instantiate, scale, ...),
+ * or the instance resource itself, `PATCH .../vnf_instances/{id}` (path '':
+ * ModifyVnfInfo). Either way the answer is 202 with the op occ's Location.
+ */
+export interface OperationTask {
+  method: 'POST' | 'PATCH';
+  path: string;
+  versions: readonly ApiVersion[];
+}
+
+/** The route of a task below /vnflcm/<version>, with `:id` for the instance. */
+export function taskRoute(t: Pick<OperationTask, 'path'>): string {
+  return t.path ? `/vnf_instances/:id/${t.path}` : '/vnf_instances/:id';
+}
+
 export interface OperationModule<S extends z.ZodType = z.ZodType> {
   /** The Temporal workflow type: one per operation, so the Web UI lists and filters by it. */
   workflowType: string;
   /** The request body: validated by the API, masks the op occ's secrets, documented in OpenAPI under requestName. */
   request: S;
   requestName: string;
-  /** The SOL003 task: POST /vnflcm/<version>/vnf_instances/{id}/<path>, on these API versions. */
-  task: { path: string; versions: readonly ('v1' | 'v2')[] };
+  /** How the API takes the request: method and path below the instance, on these API versions. */
+  task: OperationTask;
   /** One line for the Web UI, e.g. "Instantiate vnf-… flavour simple, level 2 on VIM …". */
   summary(s: SummaryInput): string;
   /**
@@ -43,6 +62,8 @@ export interface PrecheckInput<R> {
   scope: Scope;
   instance: InstanceRow;
   request: R;
+  /** The API version the request came on (a payload may take fields on v2 only). */
+  version: ApiVersion;
 }
 
 /**

@@ -2,15 +2,18 @@
  * Every VNF LCM operation, one entry each: its Temporal workflow type (the
  * worker's bundle, workflows/index.ts, exports a workflow of that name), its
  * request body (validation, masking of secrets in its op occ, OpenAPI) and
- * the one-line summary the Temporal Web UI shows for it. Adding an operation
- * is one folder under ops/vnflcm/ and one line here.
+ * the one-line summary the Temporal Web UI shows for it, and how the API takes
+ * it (a POST on a task resource, or the PATCH of the instance: task.method).
+ * Adding an operation is one folder under ops/vnflcm/ and one line here.
  */
 import type { z } from 'zod';
 import type { LcmOperation } from '../engine/contracts';
 import type { OperationModule } from './operation';
+import { changeExtConnOp } from './vnflcm/change-ext-conn';
 import { changeVnfpkgOp } from './vnflcm/change-vnfpkg';
 import { healOp } from './vnflcm/heal';
 import { instantiateOp } from './vnflcm/instantiate';
+import { modifyInfoOp } from './vnflcm/modify-info';
 import { scaleOp } from './vnflcm/scale';
 import { terminateOp } from './vnflcm/terminate';
 import type { MagnumOperation } from '../model/magnum/status';
@@ -31,6 +34,8 @@ export const VNF_LCM_OPERATIONS: Record<LcmOperation, OperationModule<any>> = {
   HEAL: healOp,
   SCALE: scaleOp,
   CHANGE_VNFPKG: changeVnfpkgOp,
+  MODIFY_INFO: modifyInfoOp,
+  CHANGE_EXT_CONN: changeExtConnOp,
 };
 
 /** The request schema of an operation: what masks its op occ's operationParams and error (by schema,

@@ -193,6 +193,9 @@ describe('VIMs', () => {
     // H2: the same against an instance that is busy (409): nothing is written either
     const busy = await as(bMember, 'POST', `/vnflcm/v1/vnf_instances/${bInst}/instantiate`, body({ vimConnectionInfo: [{ ...hostile.vim1, vimId: bVim }] }));
     expect(busy.status).toBe(409);
+    // the default VIM's own project (admin) cannot repoint it through an LCM request either
+    const mine = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId: (await onboard(sampleVariant(SAMPLE).zip)).vnfdId })).body.id;
+    expect((await call('POST', `/vnflcm/v2/vnf_instances/${mine}/instantiate`, body({ vimConnectionInfo: hostile }), { Version: '2.0.0' })).status).toBe(403);
     expect((await call('GET', `/v1.0/vims/${defaultVim.id}`)).body.vim.auth_url).toBe(defaultVim.auth_url);
     expect((await as(bMember, 'GET', `/v1.0/vims/${bVim}`)).body.vim.auth_url).toBe(readState().keystoneUrl);
     expect((await as(cMember, 'GET', `/vnflcm/v1/vnf_instances/${inst}`)).body.instantiationState).toBe('NOT_INSTANTIATED');

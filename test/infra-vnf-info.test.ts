@@ -7,6 +7,7 @@ import { buildInstantiatedVnfInfo, type HeatResource, type InstantiatedVnfInfo }
 import type { InstantiateInput } from '../infra/hot';
 import type { VnfdFlavour } from '../vnfpkg/vnfd-model';
 import { v2Flavour } from './support/v2-flavour';
+import { vimCpProtocol, type VimPort } from '../infra/vnf-info/cp-protocol';
 
 const VIM = 'vim-1';
 
@@ -71,7 +72,7 @@ function idSource(prefix = 'id') {
   return { newId, count: () => n };
 }
 
-const build = (resources: HeatResource[], over: { previous?: InstantiatedVnfInfo; scaleStatus?: { aspectId: string; scaleLevel: number }[] } = {}, ids = idSource()) =>
+const build = (resources: HeatResource[], over: { previous?: InstantiatedVnfInfo; scaleStatus?: { aspectId: string; scaleLevel: number }[]; ports?: Record<string, VimPort> } = {}, ids = idSource()) =>
   buildInstantiatedVnfInfo({ flavour: v2Flavour(), input, vimConnectionId: VIM, resources, newId: ids.newId, ...over });
 
 const handle = (resourceId: string, vimLevelResourceType: string) => ({ vimConnectionId: VIM, resourceId, vimLevelResourceType });
@@ -163,6 +164,40 @@ describe('instantiatedVnfInfo after instantiate', () => {
 
   test('scaleStatus given by the caller wins over the level', () => {
     expect(build(level2Resources(), { scaleStatus: [{ aspectId: 'VDU1_scale', scaleLevel: 2 }] }).scaleStatus).toEqual([{ aspectId: 'VDU1_scale', scaleLevel: 2 }]);
+  });
+});
+
+describe('addresses the VIM assigned', () => {
+  // what Neutron says of two of the ports (the others the activity did not find: they show what was asked)
+  const ports: Record<string, VimPort> = {
+    'port-cp1-VDU2-0': { macAddress: 'fa:16:3e:00:00:02', fixedIps: [{ ipAddress: '10.2.0.7', subnetId: 'subnet-ext-2' }, { ipAddress: 'fd00::7', subnetId: 'subnet-v6' }] },
+    'port-cp2-VDU1-0': { macAddress: 'fa:16:3e:00:00:12', fixedIps: [{ ipAddress: '192.168.3.5', subnetId: 'subnet-int-1' }] },
+  };
+  const info = build(level2Resources(), { ports });
+  const cp = (name: string, cpdId: string) => info.vnfcResourceInfo.find((v) => v.metadata.heatResourceName === name)!.vnfcCpInfo.find((c) => c.cpdId === cpdId)!;
+
+  test('an external CP shows its port\'s MAC and fixed IPs, dynamic ones marked, in vnfcCpInfo and extCpInfo alike', () => {
+    const expected = [{
+      layerProtocol: 'IP_OVER_ETHERNET', ipOverEthernet: {
+        macAddress: 'fa:16:3e:00:00:02',
+        ipAddresses: [{ type: 'IPV4', addresses: ['10.2.0.7'], isDynamic: true, subnetId: 'subnet-ext-2' }, { type: 'IPV6', addresses: ['fd00::7'], isDynamic: true, subnetId: 'subnet-v6' }],
+      },
+    }];
+    const vdu2 = cp('VDU2-0', 'VDU2_CP1');
+    expect(vdu2.cpProtocolInfo).toEqual(expected);
+    expect(info.extCpInfo.find((e) => e.associatedVnfcCpId === vdu2.id)!.cpProtocolInfo).toEqual(expected);
+  });
+
+  test('an internal CP shows its address too; a CP whose port the VIM did not report keeps the requested data', () => {
+    expect(cp('VDU1-0', 'VDU1_CP2').cpProtocolInfo).toEqual([{
+      layerProtocol: 'IP_OVER_ETHERNET', ipOverEthernet: { macAddress: 'fa:16:3e:00:00:12', ipAddresses: [{ type: 'IPV4', addresses: ['192.168.3.5'], isDynamic: true, subnetId: 'subnet-int-1' }] },
+    }]);
+    expect(cp('VDU1-1', 'VDU1_CP2').cpProtocolInfo).toEqual([{ layerProtocol: 'IP_OVER_ETHERNET' }]);
+  });
+
+  test('an address the request fixed is not dynamic', () => {
+    expect(vimCpProtocol({ fixedIps: [{ ipAddress: '10.0.0.9' }] }, [{ layerProtocol: 'IP_OVER_ETHERNET', ipOverEthernet: { segmentationId: '42', ipAddresses: [{ type: 'IPV4', addresses: ['10.0.0.9'] }] } }]))
+      .toEqual([{ layerProtocol: 'IP_OVER_ETHERNET', ipOverEthernet: { segmentationId: '42', ipAddresses: [{ type: 'IPV4', addresses: ['10.0.0.9'] }] } }]);
   });
 });
 

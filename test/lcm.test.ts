@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SA_LCM_OPERATION } from '../common/search-attributes';
 import { sampleVariant } from '../samples/variant';
 import { readState } from './harness/state';
-import { addFault, call, clearFaults, UNTIL_CLEARED, eventually, heatResources, onboard, opIdFrom, stacksNamed, temporalClient, waitOpState } from './support/api';
+import { addFault, apiUrl, call, clearFaults, UNTIL_CLEARED, eventually, heatResources, onboard, opIdFrom, stacksNamed, temporalClient, waitOpState } from './support/api';
 import { killWorker, restartWorker } from './support/worker-control';
 import { workflowHistoryText } from './support/history-text';
 
@@ -67,6 +67,9 @@ test('instantiate builds instantiatedVnfInfo from the stack; terminate removes i
   expect(op.operationState).toBe('COMPLETED');
   expect(op.operation).toBe('INSTANTIATE');
   expect(op._links.temporalWorkflow.href).toContain(`/workflows/${opId}`);
+  // SOL013 links are absolute URIs on API_BASE_URL, as Tacker gives them
+  expect(op._links.self.href).toBe(`${apiUrl()}/vnflcm/v1/vnf_lcm_op_occs/${opId}`);
+  expect(op._links.vnfInstance.href).toBe(`${apiUrl()}/vnflcm/v1/vnf_instances/${id}`);
   expect(JSON.stringify(op)).not.toContain('hunter2-secret');
 
   const inst = (await call('GET', `/vnflcm/v1/vnf_instances/${id}`)).body;
@@ -84,7 +87,14 @@ test('instantiate builds instantiatedVnfInfo from the stack; terminate removes i
   expect(info.extCpInfo.length).toBeGreaterThanOrEqual(2);
   expect(info.vnfVirtualLinkResourceInfo.length).toBeGreaterThanOrEqual(1);
   expect(info.additionalParams.ssh_password).not.toBe('hunter2-secret');
-  expect(inst._links.terminate.href).toBe(`/vnflcm/v1/vnf_instances/${id}/terminate`);
+  expect(inst._links.terminate.href).toBe(`${apiUrl()}/vnflcm/v1/vnf_instances/${id}/terminate`);
+  expect(inst._links.changeExtConn.href).toBe(`${apiUrl()}/vnflcm/v1/vnf_instances/${id}/change_ext_conn`);
+  const pkg = (await call('GET', `/vnfpkgm/v1/vnf_packages/${inst.vnfPkgId}`)).body;
+  expect(pkg._links).toEqual({
+    self: { href: `${apiUrl()}/vnfpkgm/v1/vnf_packages/${inst.vnfPkgId}` },
+    vnfd: { href: `${apiUrl()}/vnfpkgm/v1/vnf_packages/${inst.vnfPkgId}/vnfd` },
+    packageContent: { href: `${apiUrl()}/vnfpkgm/v1/vnf_packages/${inst.vnfPkgId}/package_content` },
+  });
 
   // computeResource.resourceId is the Nova server's physical id in the VIM.
   const stacks = await stacksNamed(`vnf-${id}`);

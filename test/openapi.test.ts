@@ -1,5 +1,6 @@
 /** The OpenAPI document comes from the same zod schemas the routes validate with. */
 import { openApiDocument } from '../api/openapi';
+import { taskRoute } from '../ops/operation';
 import { VNF_LCM_OPERATIONS } from '../ops/registry';
 
 test('OpenAPI document has the ETSI paths and the request schemas', () => {
@@ -14,12 +15,13 @@ test('OpenAPI document has the ETSI paths and the request schemas', () => {
   expect(doc.components.schemas.TerminateVnfRequest.properties.terminationType.enum).toEqual(['FORCEFUL', 'GRACEFUL']);
 });
 
-test("every operation's task is documented from the operation registry, on its API versions only", () => {
+test("every operation's task is documented from the operation registry, by its method, on its API versions only", () => {
   const doc = openApiDocument() as any;
   for (const op of Object.values(VNF_LCM_OPERATIONS)) {
     for (const v of ['v1', 'v2'] as const) {
-      const path = doc.paths[`/vnflcm/${v}/vnf_instances/{vnfInstanceId}/${op.task.path}`];
-      expect([op.task.path, v, !!path?.post?.requestBody]).toEqual([op.task.path, v, op.task.versions.includes(v)]);
+      const path = doc.paths[`/vnflcm/${v}${taskRoute(op.task).replace(':id', '{vnfInstanceId}')}`];
+      const method = op.task.method.toLowerCase();
+      expect([op.task.path, v, !!path?.[method]?.requestBody]).toEqual([op.task.path, v, op.task.versions.includes(v)]);
     }
     expect(doc.components.schemas[op.requestName]).toBeDefined();
   }

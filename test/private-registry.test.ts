@@ -64,6 +64,19 @@ test('instantiate with the seed\'s parameter file installs the registry over SSH
   expect(shown).not.toContain('password1@');
 });
 
+test('the registry VM\'s address is readable through the API (seed 000 part 2 writes it into the cluster\'s parameter file)', async () => {
+  const inst = await instance(first.id);
+  const [vnfc] = inst.instantiatedVnfInfo.vnfcResourceInfo;
+  const server = await sim<any>('GET', `/sim/servers/${vnfc.computeResource.resourceId}`);
+  const cp = vnfc.vnfcCpInfo.find((c: any) => c.cpdId === PARAMS.additionalParams.private_registry_installation_param.ssh_cp_name);
+  const [addr] = cp.cpProtocolInfo[0].ipOverEthernet.ipAddresses;
+  expect(addr).toMatchObject({ type: 'IPV4', addresses: [server.sshAddress], isDynamic: true });
+  // the same on the external CP, and every CP of the VNF has its address
+  const ext = inst.instantiatedVnfInfo.extCpInfo.find((e: any) => e.associatedVnfcCpId === cp.id);
+  expect(ext.cpProtocolInfo[0].ipOverEthernet.ipAddresses[0].addresses).toEqual([server.sshAddress]);
+  for (const c of vnfc.vnfcCpInfo) expect([c.cpdId, c.cpProtocolInfo[0].ipOverEthernet?.ipAddresses?.[0]?.addresses?.length]).toEqual([c.cpdId, 1]);
+});
+
 test('image_path: the image file is uploaded by SFTP, verified and loaded', async () => {
   const params = structuredClone(PARAMS);
   params.additionalParams.private_registry_installation_param.image_path = 'Files/images/registry.tar';

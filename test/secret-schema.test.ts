@@ -91,9 +91,12 @@ test('op occ: operationParams and error shown masked, the error by every secret 
     operationParams: params as Record<string, unknown>, operationParamsSealed: box.sealJson(params),
     error: { title: 'Step "x" failed: login ssh-pw-2', status: 500, detail: 'ssh ubuntu@10.0.0.5 refused ssh-pw-2; registry said "registry-pw-6"; proxy http://user1:proxy-pw-3@host1' },
   };
-  const view = opOccView(row as any, 'v1', { temporalUiUrl: 'http://ui', temporalNamespace: 'default' } as unknown as Config, box);
+  const view = opOccView(row as any, 'v1', { apiBaseUrl: 'https://nfvo.example:9890/', temporalUiUrl: 'http://ui', temporalNamespace: 'default' } as unknown as Config, box);
   const text = JSON.stringify(view);
   for (const s of INSTANTIATE_SECRETS) expect(text).not.toContain(s);
   expect(view.error!.detail).toContain('ssh ubuntu@10.0.0.5 refused ****');
   expect(view.error!.title).toBe('Step "x" failed: login ****');
+  // links are absolute on API_BASE_URL (its trailing slash not doubled)
+  expect(view._links.self.href).toBe('https://nfvo.example:9890/vnflcm/v1/vnf_lcm_op_occs/op1');
+  expect(view._links.retry.href).toBe('https://nfvo.example:9890/vnflcm/v1/vnf_lcm_op_occs/op1/retry');
 });

@@ -3,7 +3,7 @@
  * authenticated through the embedded Keystone as a member of a project of
  * its own, drives the product as an operator would: VIM register, list,
  * show, delete; package create, upload, show; vnflcm create, instantiate,
- * show, op list, terminate, delete.
+ * show, op list, update, change-ext-conn, terminate, delete.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { VENV } from '../runtime/openstack/install';
-import { sampleVariant } from '../samples/variant';
+import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 import { readState } from './harness/state';
-import { eventually } from './support/api';
+import { call, eventually, onboard, opIdFrom, waitOpState } from './support/api';
 import { keystoneUser, type TestUser } from './support/identity';
 
 const run = promisify(execFile);
@@ -87,4 +87,49 @@ test('openstack vnf package and vnflcm: onboard, instantiate, terminate, delete'
   await eventually('instance terminated', async () => ((await openstack(['vnflcm', 'show', inst.ID]))['Instantiation State'] === 'NOT_INSTANTIATED' ? true : undefined), 120_000, 1000);
   await openstack(['vnflcm', 'delete', inst.ID], false);
   expect((await openstack(['vnflcm', 'list'])).map((i: any) => i.ID)).not.toContain(inst.ID);
+});
+
+test('openstack vnflcm update: name, description and metadata on v1, vnfdId on v2 (MODIFY_INFO op occs)', async () => {
+  const sample = path.resolve(__dirname, '../samples/two_vdu_vnf');
+  const a = sampleVariant(sample);
+  const b = sampleVariant(sample, { editYaml: (_p, t) => twoVduVnfV2(t) });
+  await onboard(a.zip, await user.headers());
+  await onboard(b.zip, await user.headers());
+  const inst = await openstack(['vnflcm', 'create', a.vnfdId, '--name', 'cli-update']);
+  fs.writeFileSync(path.join(dir, 'update.json'), JSON.stringify({ vnfInstanceName: 'cli-renamed', vnfInstanceDescription: 'by the stock client', metadata: { owner: 'cli' } }));
+  expect(await openstack(['vnflcm', 'update', inst.ID, '--I', path.join(dir, 'update.json')], false)).toContain(`Update vnf:${inst.ID}`);
+  const renamed = await eventually('instance renamed', async () => {
+    const s = await openstack(['vnflcm', 'show', inst.ID]);
+    return s['VNF Instance Name'] === 'cli-renamed' ? s : undefined;
+  }, 60_000, 1000);
+  expect(renamed['VNF Instance Description']).toBe('by the stock client');
+  fs.writeFileSync(path.join(dir, 'update-v2.json'), JSON.stringify({ vnfdId: b.vnfdId }));
+  await openstack(['--os-tacker-api-version', '2', 'vnflcm', 'update', inst.ID, '--I', path.join(dir, 'update-v2.json')], false);
+  await eventually('instance on the other VNFD', async () => ((await openstack(['vnflcm', 'show', inst.ID]))['VNFD ID'] === b.vnfdId ? true : undefined), 60_000, 1000);
+  const ops: any[] = await openstack(['vnflcm', 'op', 'list']);
+  expect(ops.filter((o) => o['VNF Instance ID'] === inst.ID && o['Operation'] === 'MODIFY_INFO').map((o) => o['Operation State'])).toEqual(['COMPLETED', 'COMPLETED']);
+  await openstack(['vnflcm', 'delete', inst.ID], false);
+});
+
+test('openstack vnflcm change-ext-conn moves a CP to the private network', async () => {
+  const { zip, vnfdId } = sampleVariant(path.resolve(__dirname, '../samples/two_vdu_vnf'));
+  await onboard(zip, await user.headers());
+  const inst = await openstack(['vnflcm', 'create', vnfdId]);
+  const started = await call('POST', `/vnflcm/v1/vnf_instances/${inst.ID}/instantiate`, {
+    flavourId: 'simple', extVirtualLinks: [{ id: 'net0', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+  }, await user.headers());
+  expect((await waitOpState(opIdFrom(started), ['COMPLETED', 'FAILED_TEMP'], 90_000)).operationState).toBe('COMPLETED');
+  fs.writeFileSync(path.join(dir, 'change-ext-conn.json'), JSON.stringify({
+    extVirtualLinks: [{ id: 'net1', resourceId: 'private', extCps: [{ cpdId: 'VDU1_CP1', cpConfig: { VDU1_CP1_1: { cpProtocolData: [{ layerProtocol: 'IP_OVER_ETHERNET' }] } } }] }],
+  }));
+  const out = await openstack(['vnflcm', 'change-ext-conn', inst.ID, path.join(dir, 'change-ext-conn.json')], false);
+  expect(out).toContain(`Change External VNF Connectivity for VNF Instance ${inst.ID} has been accepted.`);
+  await eventually('change_ext_conn completed', async () => {
+    const ops: any[] = await openstack(['vnflcm', 'op', 'list']);
+    return ops.some((o) => o['VNF Instance ID'] === inst.ID && o['Operation'] === 'CHANGE_EXT_CONN' && o['Operation State'] === 'COMPLETED') ? true : undefined;
+  }, 120_000, 1000);
+  const info = (await openstack(['vnflcm', 'show', inst.ID]))['Instantiated Vnf Info'];
+  const net1 = info.extVirtualLinkInfo.find((l: any) => l.id === 'net1');
+  expect(net1.resourceHandle.resourceId).toBe('private');
+  expect(net1.currentVnfExtCpData.map((c: any) => c.cpdId)).toEqual(['VDU1_CP1']);
 });

@@ -10,8 +10,10 @@ import { terminate } from '../ops/vnflcm/terminate/workflow';
 import { heal } from '../ops/vnflcm/heal/workflow';
 import { scale } from '../ops/vnflcm/scale/workflow';
 import { changeVnfpkg } from '../ops/vnflcm/change-vnfpkg/workflow';
+import { modifyInfo } from '../ops/vnflcm/modify-info/workflow';
+import { changeExtConn } from '../ops/vnflcm/change-ext-conn/workflow';
 
-export { instantiate, terminate, heal, scale, changeVnfpkg };
+export { instantiate, terminate, heal, scale, changeVnfpkg, modifyInfo, changeExtConn };
 export { rollVnfc } from '../ops/vnflcm/change-vnfpkg/roll-vnfc';
 export { rollingChunk } from '../ops/vnflcm/change-vnfpkg/rolling-chunk';
 export { onboard } from '../ops/vnfpkgm/onboard/workflow';

@@ -10,7 +10,7 @@ import { packageForVnfd } from '../../common/db/repos/packages';
 import { parse } from '../../common/validate';
 import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, type LcmOperation } from '../../engine/contracts';
 import { CancelModeRequest, CreateVnfRequest } from '../../model/vnflcm';
-import type { OperationModule } from '../../ops/operation';
+import { taskRoute, type OperationModule } from '../../ops/operation';
 import { VNF_LCM_OPERATIONS } from '../../ops/registry';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
@@ -74,15 +74,15 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
     }, (q, inst) => queueIdentifierNotification(q, ctx.cfg, inst, 'VnfIdentifierCreationNotification'));
     await sendQueued(ctx, queued);
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v));
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v, ctx.cfg));
   });
 
   r.get('/vnf_instances', readI, async (req, res) => {
-    const rows = (await listInstances(db, listScope(req, res))).map((i) => instanceView(i, v));
+    const rows = (await listInstances(db, listScope(req, res))).map((i) => instanceView(i, v, ctx.cfg));
     res.json(filterRows(rows, req.query));
   });
 
-  r.get('/vnf_instances/:id', readI, async (req, res) => { res.json(instanceView(await loadInstance(res, id(req)), v)); });
+  r.get('/vnf_instances/:id', readI, async (req, res) => { res.json(instanceView(await loadInstance(res, id(req)), v, ctx.cfg)); });
 
   r.delete('/vnf_instances/:id', writeI, async (req, res) => {
     const inst = await loadInstance(res, id(req));
@@ -93,13 +93,15 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     res.status(204).end();
   });
 
-  // Every operation's task (ops/registry.ts): validate, precheck (4xx before anything is written), record and start.
+  // Every operation's task (ops/registry.ts), a POST on a task resource or a PATCH of the instance:
+  // validate, precheck (4xx before anything is written), record and start.
   for (const [operation, mod] of Object.entries(VNF_LCM_OPERATIONS) as [LcmOperation, OperationModule][]) {
-    r.post(`/vnf_instances/:id/${mod.task.path}`, writeI, async (req, res) => {
-      if (!mod.task.versions.includes(v)) throw notFound(`${mod.task.path} is a /vnflcm/${mod.task.versions.join(', ')} task`);
+    const route = mod.task.method === 'PATCH' ? r.patch.bind(r) : r.post.bind(r);
+    route(taskRoute(mod.task), writeI, async (req, res) => {
+      if (!mod.task.versions.includes(v)) throw notFound(`${mod.task.method} ${taskRoute(mod.task)} is on /vnflcm/${mod.task.versions.join(', ')} only`);
       const body = parse(mod.request, req.body ?? {}) as Record<string, unknown>;
       const instance = await loadInstance(res, id(req));
-      const plan = await mod.precheck({ db, box: ctx.box, scope: scope(res), instance, request: body });
+      const plan = await mod.precheck({ db, box: ctx.box, scope: scope(res), instance, request: body, version: v });
       const op = await startOperation(ctx, { scope: scope(res), instanceId: instance.id, operation, params: body, ...plan });
       accepted(res, op.id);
     });

@@ -41,15 +41,15 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     const body = parse(CreateVnfPkgInfoRequest, req.body ?? {});
     const pkgId = crypto.randomUUID();
     await createPackage(db, { id: pkgId, projectId: callerOf(res).projectId, userDefinedData: body.userDefinedData ?? {} });
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(await load(res, pkgId)));
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(await load(res, pkgId), ctx.cfg));
   });
 
   r.get('/vnf_packages', read, async (req, res) => {
-    const rows = (await listPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'))).map(packageView);
+    const rows = (await listPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'))).map((p) => packageView(p, ctx.cfg));
     res.json(filterRows(rows, req.query));
   });
 
-  r.get('/vnf_packages/:id', read, async (req, res) => { res.json(packageView(await load(res, id(req)))); });
+  r.get('/vnf_packages/:id', read, async (req, res) => { res.json(packageView(await load(res, id(req)), ctx.cfg)); });
 
   r.patch('/vnf_packages/:id', write, async (req, res) => {
     const mods = parse(VnfPkgInfoModifications, req.body);

@@ -1,7 +1,7 @@
 /**
  * A package's usageState follows the VNF instances that use it, and the
- * change_vnfpkg operations that move an instance onto it: the target of a
- * change is IN_USE from the moment the API accepts the op (same transaction)
+ * operations that move an instance onto it (change_vnfpkg, a modify naming a
+ * vnfdId): the target of a change is IN_USE from the moment the API accepts the op (same transaction)
  * until the op ends (COMPLETED: an instance uses it; ROLLED_BACK/FAILED:
  * released), so it cannot be deleted in the middle of a rolling update.
  *
@@ -9,20 +9,22 @@
  * onboarded package of the op's vnfdId in the instance's project (a project
  * cannot onboard a vnfdId twice, common/db/repos/packages.ts).
  */
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Q, Store } from './store';
 
 import { FINAL_STATES } from '../../engine/contracts';
 
 const ENDED = [...FINAL_STATES];
+/** The operations that move an instance onto the package of their request's vnfdId (change_vnfpkg; a modify naming a vnfdId). */
+const MOVING_OPERATIONS = ['CHANGE_VNFPKG', 'MODIFY_INFO'] as const;
 
-/** A change_vnfpkg op that has not ended and moves an instance of `projectId` to `vnfdId`. */
+/** An op moving an instance of `projectId` to `vnfdId` that has not ended. */
 async function changingTo({ db, t, dialect }: Q, projectId: string, vnfdId: string | null): Promise<boolean> {
   if (!vnfdId) return false;
   const params = t.vnfLcmOpOccs.operationParams;
   const targetVnfd = dialect === 'postgres' ? sql`${params}->>'vnfdId'` : sql`json_extract(${params}, '$.vnfdId')`;
   const rows = await db.select({ id: t.vnfLcmOpOccs.id }).from(t.vnfLcmOpOccs).where(and(
-    eq(t.vnfLcmOpOccs.operation, 'CHANGE_VNFPKG'),
+    inArray(t.vnfLcmOpOccs.operation, [...MOVING_OPERATIONS]),
     notInArray(t.vnfLcmOpOccs.operationState, ENDED),
     eq(t.vnfLcmOpOccs.projectId, projectId),
     sql`${targetVnfd} = ${vnfdId}`,
@@ -52,13 +54,13 @@ export async function holdChangeTarget({ db, t }: Q, packageId: string): Promise
   return undefined;
 }
 
-/** After a change_vnfpkg op ended: its target is IN_USE only if an instance now uses it. */
+/** After an op moving an instance to another package ended: its target is IN_USE only if an instance now uses it. */
 export function releaseChangeTarget(store: Store, opOccId: string): Promise<void> {
   return store.tx(async (q) => {
     const { db, t } = q;
     const [op] = await db.select().from(t.vnfLcmOpOccs).where(eq(t.vnfLcmOpOccs.id, opOccId)).limit(1);
     const vnfdId = (op?.operationParams as { vnfdId?: unknown } | undefined)?.vnfdId;
-    if (op?.operation !== 'CHANGE_VNFPKG' || typeof vnfdId !== 'string') return;
+    if (!op || !(MOVING_OPERATIONS as readonly string[]).includes(op.operation) || typeof vnfdId !== 'string') return;
     const targets = await db.select({ id: t.vnfPackages.id }).from(t.vnfPackages)
       .where(and(eq(t.vnfPackages.projectId, op.projectId), eq(t.vnfPackages.vnfdId, vnfdId)));
     for (const p of targets) await refreshPackageUsage(q, p.id);

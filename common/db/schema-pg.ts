@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { pgTable, text, boolean, jsonb, bigint, integer, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
 
-import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
+import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 import type { Vnfd } from '../../vnfpkg/vnfd-model';
 import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
 import { LCM_OPERATIONS } from '../../engine/contracts';
@@ -107,6 +107,8 @@ export const vnfInstances = pgTable('vnf_instances', {
   vimConnectionInfo: jsonb('vim_connection_info').$type<Json[]>().notNull(),
   instantiatedVnfInfo: jsonb('instantiated_vnf_info').$type<InstantiatedVnfInfo>(),
   metadata: jsonb('metadata').$type<Json>().notNull(),
+  extensions: jsonb('extensions').$type<Json>(),
+  vnfConfigurableProperties: jsonb('vnf_configurable_properties').$type<Json>(),
   stackId: text('stack_id'),
   vimId: text('vim_id').references(() => vims.id),
   instantiateParamsSealed: text('instantiate_params_sealed'),
@@ -132,6 +134,7 @@ export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   error: jsonb('error').$type<Json>(),
   resourceChanges: jsonb('resource_changes').$type<Json>(),
   changedInfo: jsonb('changed_info').$type<Json>(),
+  changedExtConnectivity: jsonb('changed_ext_connectivity').$type<ExtVirtualLinkInfo[]>(),
   lcmCoordinations: jsonb('lcm_coordinations').$type<Json[]>(),
   rejectedLcmCoordinations: jsonb('rejected_lcm_coordinations').$type<Json[]>(),
   currentStep: text('current_step'),

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex, check } from 'drizzle-orm/sqlite-core';
 
-import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
+import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 import type { Vnfd } from '../../vnfpkg/vnfd-model';
 import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
 import { LCM_OPERATIONS } from '../../engine/contracts';
@@ -131,6 +131,9 @@ export const vnfInstances = sqliteTable('vnf_instances', {
   vimConnectionInfo: text('vim_connection_info', { mode: 'json' }).$type<Json[]>().notNull(),
   instantiatedVnfInfo: text('instantiated_vnf_info', { mode: 'json' }).$type<InstantiatedVnfInfo>(),
   metadata: text('metadata', { mode: 'json' }).$type<Json>().notNull(),
+  /** SOL003 VnfInstance.extensions and vnfConfigurableProperties (ModifyVnfInfo merges into them; null until set). */
+  extensions: text('extensions', { mode: 'json' }).$type<Json>(),
+  vnfConfigurableProperties: text('vnf_configurable_properties', { mode: 'json' }).$type<Json>(),
   /** Heat stack the instance lives in; kept across failed operations. */
   stackId: text('stack_id'),
   /** Which VIM (vims.id) the instance runs on. */
@@ -162,6 +165,8 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   error: text('error', { mode: 'json' }).$type<Json>(),
   resourceChanges: text('resource_changes', { mode: 'json' }).$type<Json>(),
   changedInfo: text('changed_info', { mode: 'json' }).$type<Json>(),
+  /** SOL003 changedExtConnectivity: the ext VLs a change_ext_conn changed. */
+  changedExtConnectivity: text('changed_ext_connectivity', { mode: 'json' }).$type<ExtVirtualLinkInfo[]>(),
   lcmCoordinations: text('lcm_coordinations', { mode: 'json' }).$type<Json[]>(),
   rejectedLcmCoordinations: text('rejected_lcm_coordinations', { mode: 'json' }).$type<Json[]>(),
   /** Which step the workflow is on (shown while PROCESSING/ROLLING_BACK). */

@@ -69,3 +69,27 @@ export function fixedIpsForCp(input: InstantiateInput, cpdId: string, index: num
     return Object.keys(out).length ? [out] : [];
   });
 }
+
+/**
+ * The external connectivity after a ChangeExtVnfConnectivityRequest (SOL003
+ * 5.4.11), as Tacker merges it: every CP the request names leaves the ext VL
+ * it was on and joins the request's VL; a request VL with a known id replaces
+ * that VL's data (its resourceId too: all its CPs move to that network); new
+ * VLs are added; a VL left without CPs goes. Pure and idempotent.
+ */
+export function mergeExtVirtualLinks(current: ExtVirtualLink[], requested: ExtVirtualLink[]): ExtVirtualLink[] {
+  const moved = new Set(requested.flatMap((l) => l.extCps.map((c) => c.cpdId)));
+  const out: ExtVirtualLink[] = [];
+  for (const link of current) {
+    const req = requested.find((r) => r.id === link.id);
+    const extCps = [...link.extCps.filter((c) => !moved.has(c.cpdId)), ...(req?.extCps ?? [])];
+    if (extCps.length) out.push({ ...link, ...req, extCps });
+  }
+  for (const req of requested) if (!current.some((l) => l.id === req.id)) out.push(req);
+  return out;
+}
+
+/** The instance's stack input with the request's external connectivity. */
+export function withExtConnectivity(input: InstantiateInput, requested: ExtVirtualLink[]): InstantiateInput {
+  return { ...input, extVirtualLinks: mergeExtVirtualLinks(input.extVirtualLinks ?? [], requested) };
+}

@@ -2,7 +2,7 @@
 
 export type Json = unknown;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../../common/json-merge-patch';
 
 /** Copy of `node` where every `{get_param: [...]}` path is replaced by `fn(path)`. */
 export function mapGetParamPaths(node: Json, fn: (path: unknown[]) => unknown[]): Json {
@@ -38,15 +38,5 @@ export function replaceGetResource(node: Json, name: string, value: unknown): Js
   return out;
 }
 
-/** RFC 7386 JSON merge patch (how Tacker applies additionalParams.nfv). */
-export function jsonMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return patch;
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = jsonMergePatch(out[k], v);
-  }
-  return out;
-}
-
+export { jsonMergePatch } from '../../common/json-merge-patch';
 export { isObject };

@@ -21,6 +21,11 @@ export interface Flavor { id: string; name: string; disk: number; ram: number; v
 export interface Network { id: string; name: string; external: boolean; subnets: string[] }
 export interface Subnet { id: string; name: string; networkId: string; cidr: string }
 export interface Server { id: string; name: string; status: string; addresses: Record<string, { addr: string; version?: number }[]> }
+/** What Neutron assigned a port: its MAC and fixed IPs. */
+export interface PortAddresses { id: string; networkId: string; macAddress?: string; fixedIps: { ipAddress: string; subnetId?: string }[] }
+
+/** Port ids per Neutron list request (repeated `id=` filters; keeps the URL short). */
+const PORTS_PER_REQUEST = 40;
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const q = encodeURIComponent;
@@ -89,6 +94,22 @@ export class CloudLookups {
     const r = await this.get('compute', `/os-keypairs/${q(name)}`);
     if (r.status === 404 || !r.body?.keypair) throw new LookupNotFound(`Unable to find keypair ${name}.`);
     return { name, publicKey: String(r.body.keypair.public_key ?? '') };
+  }
+
+  /** The ports of these ids that exist, with their addresses (a list per PORTS_PER_REQUEST ids). */
+  async ports(ids: string[]): Promise<PortAddresses[]> {
+    const out: PortAddresses[] = [];
+    const fields = ['id', 'network_id', 'mac_address', 'fixed_ips'].map((f) => `fields=${f}`).join('&');
+    for (let i = 0; i < ids.length; i += PORTS_PER_REQUEST) {
+      const filter = ids.slice(i, i + PORTS_PER_REQUEST).map((id) => `id=${q(id)}`).join('&');
+      const ports: any[] = (await this.get('network', `/ports?${filter}&${fields}`)).body?.ports ?? [];
+      out.push(...ports.map((p) => ({
+        id: String(p.id), networkId: String(p.network_id ?? ''), ...(p.mac_address ? { macAddress: String(p.mac_address) } : {}),
+        fixedIps: (Array.isArray(p.fixed_ips) ? p.fixed_ips : []).filter((f: any) => f?.ip_address)
+          .map((f: any) => ({ ipAddress: String(f.ip_address), ...(f.subnet_id ? { subnetId: String(f.subnet_id) } : {}) })),
+      })));
+    }
+    return out;
   }
 
   async server(id: string): Promise<Server | undefined> {

@@ -7,11 +7,11 @@ import { findExtCp } from '../hot/ext-links';
 import { scaleStatusForLevel } from '../hot/levels';
 import { vduCpIds } from '../hot/nfv-param';
 import type { InstantiateInput } from '../hot/types';
-import { DEFAULT_CP_PROTOCOL, extCpProtocol } from './cp-protocol';
+import { DEFAULT_CP_PROTOCOL, extCpProtocol, vimCpProtocol, type VimPort } from './cp-protocol';
 import { findVnfcs, stackRefOf } from './heat-resources';
 import { previousIds } from './previous-ids';
 import type {
-  ExtManagedVirtualLinkInfo, ExtVirtualLinkInfo, InstantiatedVnfInfo, ResourceHandle,
+  CpProtocolInfo, ExtManagedVirtualLinkInfo, ExtVirtualLinkInfo, InstantiatedVnfInfo, ResourceHandle,
   VirtualStorageResourceInfo, VnfcCpInfo, VnfcInfo, VnfcResourceInfo, VnfExtCpInfo, VnfVirtualLinkResourceInfo,
 } from '../../model/instantiated-vnf-info';
 
@@ -28,6 +28,8 @@ export interface BuildInfoInput {
   resources: HeatResource[];
   /** The info before this operation, to keep ids stable across heal/scale. */
   previous?: InstantiatedVnfInfo;
+  /** The VIM's addresses of the stack's ports, by port id (absent: only what the request asked for is shown). */
+  ports?: Record<string, VimPort>;
   /** Current aspect levels; default: those of the requested (or default) instantiation level. */
   scaleStatus?: { aspectId: string; scaleLevel: number }[];
   newId: () => string;
@@ -40,6 +42,11 @@ export function buildInstantiatedVnfInfo(b: BuildInfoInput): InstantiatedVnfInfo
   const prev = previousIds(b.previous);
   const handleOf = (r: HeatResource): ResourceHandle => ({ vimConnectionId, resourceId: r.physical_resource_id, vimLevelResourceType: r.resource_type });
   const netHandle = (resourceId: string): ResourceHandle => ({ vimConnectionId, resourceId, vimLevelResourceType: NET });
+  /** What the VIM assigned the CP's port, else what was asked. */
+  const protocolOf = (port: HeatResource | undefined, requested: CpProtocolInfo[]): CpProtocolInfo[] => {
+    const vim = port && b.ports?.[port.physical_resource_id];
+    return vim ? vimCpProtocol(vim, requested) : requested;
+  };
 
   // Internal VLs the stack created, in VNFD order.
   const vnfVirtualLinkResourceInfo: VnfVirtualLinkResourceInfo[] = [];
@@ -87,7 +94,8 @@ export function buildInstantiatedVnfInfo(b: BuildInfoInput): InstantiatedVnfInfo
       const port = found.ports[cpdId];
       const vlId = flavour.cps[cpdId].virtualLinkId;
       if (vlId === undefined) {
-        const { cpConfigId, cpProtocolInfo } = extCpProtocol(input, cpdId, cpIndex);
+        const { cpConfigId, cpProtocolInfo: requested } = extCpProtocol(input, cpdId, cpIndex);
+        const cpProtocolInfo = protocolOf(port, requested);
         const cp: VnfcCpInfo = { id: cpId, cpdId, cpProtocolInfo };
         if (port) {
           const extCpId = prev.extCpId(cpId) ?? newId();
@@ -103,7 +111,7 @@ export function buildInstantiatedVnfInfo(b: BuildInfoInput): InstantiatedVnfInfo
         }
         vnfcCpInfo.push(cp);
       } else {
-        const cp: VnfcCpInfo = { id: cpId, cpdId, cpProtocolInfo: structuredClone(DEFAULT_CP_PROTOCOL) };
+        const cp: VnfcCpInfo = { id: cpId, cpdId, cpProtocolInfo: protocolOf(port, structuredClone(DEFAULT_CP_PROTOCOL)) };
         const link = linkOfVl(vlId);
         if (port && link) {
           cp.vnfLinkPortId = prev.vnfLinkPortId(cpId) ?? newId();

@@ -116,6 +116,8 @@ export interface CloudFault {
   operation: 'create' | 'delete' | 'rebuild';
   mode: 'fail' | 'hang';
   message?: string;
+  /** The HTTP status a failing port create answers (Neutron's 409 by default; a 400 Heat does not retry). */
+  code?: number;
   match?: string;
   times?: number;
 }

@@ -7,7 +7,7 @@ export const changeVnfpkgOp: OperationModule<typeof ChangeCurrentVnfPkgRequest> 
   workflowType: 'changeVnfpkg',
   request: ChangeCurrentVnfPkgRequest,
   requestName: 'ChangeCurrentVnfPkgRequest',
-  task: { path: 'change_vnfpkg', versions: ['v2'] },
+  task: { method: 'POST', path: 'change_vnfpkg', versions: ['v2'] },
   precheck: precheckChangeVnfpkg,
   summary: (s) => {
     const p = s.params as Partial<ChangeCurrentVnfPkgRequest>;

@@ -8,7 +8,7 @@ export const healOp: OperationModule<typeof HealVnfRequest> = {
   workflowType: 'heal',
   request: HealVnfRequest,
   requestName: 'HealVnfRequest',
-  task: { path: 'heal', versions: ['v1', 'v2'] },
+  task: { method: 'POST', path: 'heal', versions: ['v1', 'v2'] },
   precheck: precheckHeal,
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof HealVnfRequest>>;

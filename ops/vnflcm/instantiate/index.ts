@@ -7,7 +7,7 @@ export const instantiateOp: OperationModule<typeof InstantiateVnfRequest> = {
   workflowType: 'instantiate',
   request: InstantiateVnfRequest,
   requestName: 'InstantiateVnfRequest',
-  task: { path: 'instantiate', versions: ['v1', 'v2'] },
+  task: { method: 'POST', path: 'instantiate', versions: ['v1', 'v2'] },
   precheck: precheckInstantiate,
   summary: (s) => {
     const p = s.params as Partial<InstantiateVnfRequest>;

@@ -8,8 +8,8 @@
  *    the record is written in the operation's own transaction, so a request
  *    refused later changes nothing;
  *  - nothing: the project's default VIM, else the shared default.
- * Another project's VIM, or the shared one with inline credentials, is
- * refused. What the instance shows has no secrets.
+ * Another project's VIM, or the shared one with inline credentials (even
+ * from its own project), is refused. What the instance shows has no secrets.
  */
 import crypto from 'node:crypto';
 import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken } from '../../../common/db/repos/vims';
@@ -53,7 +53,9 @@ export async function resolveVim(ctx: { db: Store; box: SecretBox }, scope: Scop
   if (outbound) throw badRequest(`vimConnectionInfo[0].interfaceInfo.endpoint: ${outbound}`);
   const vimId = first.vimId ?? crypto.randomUUID();
   const own = await findOwnedVim(ctx.db, { projectId: scope.projectId, all: false }, vimId);
-  if (!own && (await findUsableVim(ctx.db, scope, vimId))) throw forbidden(`vimConnectionInfo[0].vimId: VIM ${vimId} is shared read-only; leave out interfaceInfo and accessInfo to use it`);
+  // shared: read-only for every project, its owner (the admin project) too: an LCM request must not repoint
+  // the VIM everyone's instances run on (its owner changes it with `openstack vim set`, which checks the login first)
+  if (own?.shared || (!own && (await findUsableVim(ctx.db, scope, vimId)))) throw forbidden(`vimConnectionInfo[0].vimId: VIM ${vimId} is shared read-only; leave out interfaceInfo and accessInfo to use it`);
   if (!own && (await vimIdTaken(ctx.db, vimId))) {
     throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${vimId} is not registered for your project; choose another id`);
   }

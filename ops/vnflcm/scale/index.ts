@@ -8,7 +8,7 @@ export const scaleOp: OperationModule<typeof ScaleVnfRequest> = {
   workflowType: 'scale',
   request: ScaleVnfRequest,
   requestName: 'ScaleVnfRequest',
-  task: { path: 'scale', versions: ['v1', 'v2'] },
+  task: { method: 'POST', path: 'scale', versions: ['v1', 'v2'] },
   precheck: precheckScale,
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof ScaleVnfRequest>>;

@@ -8,7 +8,7 @@ export const terminateOp: OperationModule<typeof TerminateVnfRequest> = {
   workflowType: 'terminate',
   request: TerminateVnfRequest,
   requestName: 'TerminateVnfRequest',
-  task: { path: 'terminate', versions: ['v1', 'v2'] },
+  task: { method: 'POST', path: 'terminate', versions: ['v1', 'v2'] },
   precheck: precheckTerminate,
   summary: (s) => {
     const p = s.params as Partial<z.infer<typeof TerminateVnfRequest>>;

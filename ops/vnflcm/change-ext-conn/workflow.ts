@@ -1,0 +1,45 @@
+/**
+ * ChangeExtVnfConnectivity (SOL003 5.4.11, CHANGE_EXT_CONN):
+ *   change_external_connectivity_start hook
+ *   -> stack update with the requested connectivity merged over the
+ *      instance's (a CP moved to another network gets a new port there, which
+ *      Heat attaches to the same server; new addresses on the same network
+ *      update the port) -> wait UPDATE_COMPLETE -> instantiatedVnfInfo and the
+ *      op occ's changedExtConnectivity
+ *   -> change_external_connectivity_end hook
+ *   -> the instance's record takes the new connectivity (what later heals and
+ *      scales build from).
+ * Rollback updates the stack back to the instance's recorded connectivity,
+ * and gives a port Heat failed to replace its recorded addresses back.
+ */
+import type { LcmOpInput } from '../../../engine/contracts';
+import { runOperation } from '../../../engine/etsi-op-occ';
+import type { Step } from '../../../engine/saga';
+import { acts, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
+import { waitForStack } from '../../../workflows/stack';
+
+export async function changeExtConn(input: LcmOpInput) {
+  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const connect = async (connectivity: 'current' | 'requested') => {
+    await acts.updateStack({ opOccId, connectivity });
+    await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
+    if (connectivity === 'current') await acts.restoreExtCpAddresses({ opOccId });
+    await acts.recordVnfInfo({ opOccId, connectivity });
+  };
+  // Planned inside the engine: the operator's handlers exist before the first await.
+  return runOperation(input, async (): Promise<Step[]> => {
+    const { hooks } = await db.describeOperation({ opOccId });
+    return [
+      ...hookStep(opOccId, hooks, 'change_external_connectivity_start'),
+      {
+        name: 'update stack (external connectivity)',
+        run: () => connect('requested'),
+        compensate: () => connect('current'),
+        abort: () => acts.abortStack({ vnfInstanceId }),
+      },
+      ...hookStep(opOccId, hooks, 'change_external_connectivity_end'),
+      { name: 'record the new external connectivity', run: () => acts.recordExtConnectivity({ opOccId }) },
+    ];
+  });
+}

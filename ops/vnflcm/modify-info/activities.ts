@@ -1,0 +1,29 @@
+/** ModifyVnfInfo's one write: the instance's information and the op occ's changedInfo together. */
+import { ApplicationFailure } from '@temporalio/activity';
+import { packageForVnfd } from '../../../common/db/repos/packages';
+import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
+import type { ActivityDeps } from '../../../activities/deps';
+import { loadInstance, loadOpOcc, opParams } from '../../../activities/records';
+import { applyModification } from './apply';
+import type { VnfInfoModificationRequest } from './request';
+
+export function modifyInfoActivities({ db, box }: ActivityDeps) {
+  return {
+    /** Idempotent: the same merge patches over the result give the same result. */
+    async modifyInstanceInfo({ opOccId }: { opOccId: string }): Promise<void> {
+      const op = await loadOpOcc(db, opOccId);
+      const inst = await loadInstance(db, op.vnfInstanceId);
+      const req = opParams<VnfInfoModificationRequest>(box, op);
+      // looked up even when the instance has it already (a re-run after a crash), so changedInfo comes out the same
+      const target = req.vnfdId !== undefined ? await packageForVnfd(db, { projectId: inst.projectId, all: false }, req.vnfdId) : undefined;
+      if (req.vnfdId !== undefined && !target) {
+        throw ApplicationFailure.nonRetryable(`no onboarded VNF package of the instance's project has vnfdId ${req.vnfdId}`, 'InvalidInput');
+      }
+      const { instance, changedInfo } = applyModification(inst, req, target);
+      await updateInstanceAndOpOcc(db, {
+        instanceId: inst.id, instance, opOccId, opOcc: { changedInfo },
+        packagesInvolved: target ? [inst.vnfPkgId, target.id] : [],
+      });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * ModifyVnfInfo (SOL003 5.4.2.3.4, MODIFY_INFO):
+ *   modify_information_start hook -> the instance's information modified
+ *   (one transaction: the instance and the op occ's changedInfo, package usage)
+ *   -> modify_information_end hook.
+ * Nothing on the VIM changes. The write is one transaction, so a failed step
+ * changed nothing and a rollback has nothing to undo (as Tacker's).
+ */
+import type { LcmOpInput } from '../../../engine/contracts';
+import { runOperation } from '../../../engine/etsi-op-occ';
+import type { Step } from '../../../engine/saga';
+import { acts, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
+
+export async function modifyInfo(input: LcmOpInput) {
+  const { opOccId } = input;
+  // Planned inside the engine: the operator's handlers exist before the first await.
+  return runOperation(input, async (): Promise<Step[]> => {
+    const { hooks } = await db.describeOperation({ opOccId });
+    return [
+      ...hookStep(opOccId, hooks, 'modify_information_start'),
+      { name: 'modify the VNF instance information', run: () => acts.modifyInstanceInfo({ opOccId }) },
+      ...hookStep(opOccId, hooks, 'modify_information_end'),
+    ];
+  });
+}
