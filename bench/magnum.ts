@@ -5,8 +5,9 @@
  * the simulator's Ubuntu image, then
  *  (b) `POST /v1/clusters` (1 master + 2 workers) until CREATE_COMPLETE, and
  *      `actions/resize` by one worker until UPDATE_COMPLETE; from each
- *      operation's workflow history its whole time and the time no activity
- *      of it was running (what the workflow adds over the same activities);
+ *      operation's workflow history its whole time, the time no activity
+ *      of it was running and, of that, its timers (the waits between status
+ *      polls): what is left is what the workflow adds over the same activities;
  *  (a) the floor: a bare workflow of as many no-op activities in sequence.
  * Writes bench/results/magnum-latest.json. See docs/benchmarks.md.
  * Env: BENCH_RUNS (3), BENCH_HEAT_SLEEP_SCALE (1), BENCH_HEAT_POLL_MS (50).
@@ -118,11 +119,13 @@ async function main() {
       machine: { cpus: os.cpus().length, loadavg: os.loadavg(), heatSleepScale: product.heatSleepScale },
       create: {
         apiMedianMs: ms(b.medianMs), samplesMs: b.samplesMs.map(ms), workflowMedianMs: med(createTimes.map((t) => t.totalMs)),
-        outsideActivitiesMedianMs: med(createTimes.map((t) => t.outsideActivitiesMs)), activities: nCreate, floorMedianMs: ms(floorCreate.medianMs),
+        outsideActivitiesMedianMs: med(createTimes.map((t) => t.outsideActivitiesMs)),
+        timers: med(createStats.map((s) => s.timers)), timerMedianMs: med(createStats.map((s) => s.timerMs)), activities: nCreate, floorMedianMs: ms(floorCreate.medianMs),
       },
       resize: {
         apiMedianMs: med(resizeMs), samplesMs: resizeMs.map(ms), workflowMedianMs: med(resizeTimes.map((t) => t.totalMs)),
-        outsideActivitiesMedianMs: med(resizeTimes.map((t) => t.outsideActivitiesMs)), activities: nResize, floorMedianMs: ms(floorResize.medianMs),
+        outsideActivitiesMedianMs: med(resizeTimes.map((t) => t.outsideActivitiesMs)),
+        timers: med(resizeStats.map((s) => s.timers)), timerMedianMs: med(resizeStats.map((s) => s.timerMs)), activities: nResize, floorMedianMs: ms(floorResize.medianMs),
       },
       controlPlaneRssMiB: rss,
     };
@@ -130,7 +133,8 @@ async function main() {
     fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2));
     console.log();
     for (const [name, r] of [['create (1+2)', result.create], ['resize +1 worker', result.resize]] as const) {
-      console.log(`${name}: through the API ${r.apiMedianMs} ms (median of ${RUNS}); its workflow ${r.workflowMedianMs} ms, of which no activity running ${r.outsideActivitiesMedianMs} ms;`
+      console.log(`${name}: through the API ${r.apiMedianMs} ms (median of ${RUNS}); its workflow ${r.workflowMedianMs} ms, of which no activity running ${r.outsideActivitiesMedianMs} ms`
+        + ` (${r.timers} status-poll timers, ${r.timerMedianMs} ms);`
         + ` floor ${r.activities} no-op activities ${r.floorMedianMs} ms`);
     }
     console.log(`written to ${RESULTS}`);
