@@ -9,6 +9,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { withBuildLock } from '../build-lock';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const K8S_VERSION = 'v1.37.2';
@@ -41,47 +42,6 @@ function missingBinaries(bin: string): string[] {
   if (!versionOf(path.join(bin, 'kube-apiserver'), ['--version'])?.includes(`Kubernetes ${K8S_VERSION}`)) missing.push('kube-apiserver');
   if (!versionOf(path.join(bin, 'kubectl'), ['version', '--client'])?.includes(`Client Version: ${K8S_VERSION}`)) missing.push('kubectl');
   return missing;
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** One build at a time per tools directory (parallel jest runs, a second `npm start`). */
-function withLock<T>(dir: string, fn: () => T, log: (m: string) => void): T {
-  fs.mkdirSync(dir, { recursive: true });
-  const lock = path.join(dir, 'build.lock');
-  let said = false;
-  for (;;) {
-    try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number(fs.readFileSync(lock, 'utf8')) || 0;
-      if (!holder || !alive(holder)) {
-        fs.rmSync(lock, { force: true }); // left by a killed build
-        continue;
-      }
-      if (!said) log(`waiting for another Kubernetes toolchain build (pid ${holder}) ...`);
-      said = true;
-      sleepSync(2000);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lock, { force: true });
-  }
 }
 
 function build(dir: string, commands: string[], log: (m: string) => void, stream: boolean): void {
@@ -134,7 +94,7 @@ export function ensureKubeToolchain(log: (m: string) => void = () => undefined, 
   const dir = KUBE_TOOLS;
   const bin = path.join(dir, 'bin');
   if (missingBinaries(bin).length > 0) {
-    withLock(dir, () => {
+    withBuildLock(path.join(dir, 'build.lock'), 'Kubernetes toolchain build', () => {
       const missing = missingBinaries(bin); // someone else may have built them meanwhile
       if (missing.length > 0) build(dir, missing, log, opts.stream ?? false);
     }, log);

@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { withBuildLock } from '../build-lock';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const OPENSTACK_TOOLS = path.join(PROJECT_ROOT, '.tools', 'openstack');
@@ -38,46 +39,6 @@ function usable(hash: string): boolean {
   if (!NEEDED.every((b) => fs.existsSync(venvBin(b)))) return false;
   // the venv links to a base interpreter that may have been removed/upgraded
   return spawnSync(venvBin('python'), ['-c', 'import sys'], { timeout: 30_000 }).status === 0;
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Cross-process lock (parallel jest workers / a second `npm start`). */
-function withLock<T>(fn: () => T, log: (m: string) => void): T {
-  fs.mkdirSync(OPENSTACK_TOOLS, { recursive: true });
-  let said = false;
-  for (;;) {
-    try {
-      fs.writeFileSync(LOCK, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number(fs.readFileSync(LOCK, 'utf8')) || 0;
-      if (!holder || !alive(holder)) {
-        fs.rmSync(LOCK, { force: true }); // left by a killed install
-        continue;
-      }
-      if (!said) log(`waiting for another OpenStack install (pid ${holder}) ...`);
-      said = true;
-      sleepSync(1000);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(LOCK, { force: true });
-  }
 }
 
 /** A pip of an install whose Node parent was SIGKILLed may still write into the venv. */
@@ -126,7 +87,7 @@ function build(hash: string, log: (m: string) => void): void {
 export function ensureOpenStackInstalled(log: (m: string) => void = () => undefined): string {
   const hash = pinsHash();
   if (usable(hash)) return VENV;
-  return withLock(() => {
+  return withBuildLock(LOCK, 'OpenStack install', () => {
     if (!usable(hash)) build(hash, log); // someone else may have built it meanwhile
     return VENV;
   }, log);
