@@ -70,6 +70,18 @@ function exampleBody(method: string, p: string): unknown {
       },
     };
   }
+  if (p.endsWith('/vnf_instances/{vnfInstanceId}') && method === 'patch') {
+    return { vnfInstanceName: 'hostile', vnfInstanceDescription: 'd', metadata: { k: 'v' }, extensions: { e: { f: 1 } }, vnfConfigurableProperties: { p: 'q' } };
+  }
+  if (task === 'change_ext_conn') return { extVirtualLinks: instantiateBody().extVirtualLinks, additionalParams: { a: 'b' } };
+  if (p.endsWith('/subscriptions')) {
+    // the callback refuses the test GET (nothing listens on port 9): a valid body is a 400 too, never a 5xx
+    return {
+      callbackUri: 'http://127.0.0.1:9/notify',
+      filter: { vnfInstanceSubscriptionFilter: { vnfdIds: [vnfdId] }, notificationTypes: ['VnfLcmOperationOccurrenceNotification'], operationTypes: ['INSTANTIATE'], operationStates: ['COMPLETED'] },
+      authentication: { authType: ['BASIC'], paramsBasic: { userName: 'u', password: 'p' } },
+    };
+  }
   if (p === '/v1.0/vims' && method === 'post') {
     // no is_default: `true` is a valid variant and would repoint the project's default VIM
     return { vim: { name: `hostile-${crypto.randomUUID()}`, type: 'openstack', auth_url: readState().keystoneUrl, auth_cred: { username: 'admin', password: 'devstack' }, vim_project: { name: 'admin' } } };
