@@ -72,6 +72,18 @@ async function images(id: string): Promise<Record<string, string>> {
 }
 const coordsOf = (opId: string) => em.coordinations().filter((c) => c.request.vnfLcmOpOccId === opId);
 
+/** A coordPost activity of this workflow has completed (its outcome is in the history, so no retry sends it again). */
+async function coordPostCompleted(workflowId: string): Promise<true | undefined> {
+  const client = await temporalClient();
+  try {
+    const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const posts = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'coordPost').map((e) => Number(e.eventId)));
+    return events.some((e) => posts.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1))) ? true : undefined;
+  } finally {
+    await client.connection.close();
+  }
+}
+
 /** Pins a host key for these VNFCs in the product's store, as a Mgmt Driver would have learned them. */
 const pinKeys = (vnfcIds: string[]) => withProductStore(async (store) => {
   for (const id of vnfcIds) await pinHostKey(store, id, 'SHA256:learned-before');
@@ -217,7 +229,9 @@ test('kill -9 of the worker while parked on a 202 wait: it resumes, one coordina
   const id = await instantiated();
   em.setBehaviour({ mode: 'async', result: 'CONTINUE', delayMs: 8000, retryAfter: '2' });
   const opId = await changeVnfpkg(id, changeBody({}, (t) => vnfcParam(t, { timeout: 120 })));
-  await eventually('first coordination accepted', async () => (coordsOf(opId).length ? true : undefined));
+  // parked: the POST's 202 is in the first VNFC's workflow history. (Killed while the EM had the POST but its
+  // activity had not completed, the retry would POST again: SOL002 has no idempotency key, see the README.)
+  await eventually('first coordination accepted and recorded', () => coordPostCompleted(`${opId}/update-0-1/update-VDU1-0`), 60_000);
   killWorker();
   await new Promise((r) => setTimeout(r, 1000));
   restartWorker();
