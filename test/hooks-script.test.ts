@@ -9,6 +9,7 @@ import { zipFiles } from '../samples/build';
 import { sampleVariant } from '../samples/variant';
 import { call, onboard, opIdFrom, waitOpState } from './support/api';
 import { scriptWritableDir } from './support/scripts';
+import { withLcmHooks } from './vnfpkg-fixtures';
 
 const HOOK = `#!/usr/bin/env node
 // Appends what the orchestrator handed this hook to additionalParams.hook_log.
@@ -29,16 +30,7 @@ beforeAll(async () => {
   const files = variant.files;
   vnfdId = variant.vnfdId;
   const df = 'Definitions/two_vdu_vnf_df_simple.yaml';
-  files[df] = Buffer.from(files[df].toString().replace(/(\n    VNF:\n      type: [^\n]+\n      properties:\n        flavour_description: [^\n]+\n)/, `$1      interfaces:
-        Vnflcm:
-          instantiate_end: { implementation: hook-script }
-          scale_start: { implementation: hook-script }
-          scale_end: { implementation: hook-script }
-      artifacts:
-        hook-script:
-          type: tosca.artifacts.Implementation.Python
-          file: ../Scripts/hook.js
-`));
+  files[df] = Buffer.from(withLcmHooks(files[df].toString(), ['instantiate_end', 'scale_start', 'scale_end'], '../Scripts/hook.js'));
   files['Scripts/hook.js'] = Buffer.from(HOOK);
   const pkg = await onboard(zipFiles(files));
   expect(pkg.onboardingFailureDetails).toBeUndefined();

@@ -9,6 +9,7 @@ import { zipFiles } from '../samples/build';
 import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 import { addFault, apiUrl, call, clearFaults, eventually, onboard, opIdFrom, waitOpState } from './support/api';
 import { keystoneUser } from './support/identity';
+import { withLcmHooks } from './vnfpkg-fixtures';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
 const H2 = { Version: '2.0.0' };
@@ -28,15 +29,7 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
 function hookedPackage(): Buffer {
   const { files } = sampleVariant(SAMPLE);
   const df = 'Definitions/two_vdu_vnf_df_simple.yaml';
-  files[df] = Buffer.from(files[df].toString().replace(/(\n    VNF:\n      type: [^\n]+\n      properties:\n        flavour_description: [^\n]+\n)/, `$1      interfaces:
-        Vnflcm:
-          modify_information_start: { implementation: hook-script }
-          modify_information_end: { implementation: hook-script }
-      artifacts:
-        hook-script:
-          type: tosca.artifacts.Implementation.Python
-          file: ../Scripts/hook.js
-`));
+  files[df] = Buffer.from(withLcmHooks(files[df].toString(), ['modify_information_start', 'modify_information_end'], '../Scripts/hook.js'));
   files['Scripts/hook.js'] = Buffer.from(HOOK);
   return zipFiles(files);
 }

@@ -15,6 +15,7 @@ import { readState } from './harness/state';
 import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from './support/api';
 import { processesWith, scriptWritableDir } from './support/scripts';
 import { killWorker, restartWorker } from './support/worker-control';
+import { withLcmHooks } from './vnfpkg-fixtures';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
 const DF = 'Definitions/two_vdu_vnf_df_simple.yaml';
@@ -55,14 +56,7 @@ exit 0
 /** The two-VDU sample with an instantiate_start hook bound to Scripts/h.sh. */
 function hookPackage(script: Buffer, editYaml: (t: string) => string = (t) => t): { zip: Buffer; vnfdId: string } {
   return sampleVariant(SAMPLE, {
-    editYaml: (p, t) => (p !== DF ? editYaml(t) : editYaml(t).replace(/(\n    VNF:\n      type: [^\n]+\n      properties:\n        flavour_description: [^\n]+\n)/, `$1      interfaces:
-        Vnflcm:
-          instantiate_start: { implementation: hook-script }
-      artifacts:
-        hook-script:
-          type: tosca.artifacts.Implementation.Python
-          file: ../Scripts/h.sh
-`)),
+    editYaml: (p, t) => (p !== DF ? editYaml(t) : withLcmHooks(editYaml(t), ['instantiate_start'], '../Scripts/h.sh')),
     extraFiles: { 'Scripts/h.sh': script },
   });
 }

@@ -130,3 +130,16 @@ export async function loadZip(zip: Buffer, limits: PackageLimits = PACKAGE_LIMIT
   };
   return { csar, vnfd, file };
 }
+
+/** A flavour's VNFD text with these Vnflcm hooks bound to one script artifact (`file` relative to Definitions/). */
+export function withLcmHooks(dfYaml: string, hooks: string[], file: string): string {
+  const bound = dfYaml.replace(/(\n    VNF:\n      type: [^\n]+\n      properties:\n        flavour_description: [^\n]+\n)/, `$1      interfaces:
+        Vnflcm:
+${hooks.map((h) => `          ${h}: { implementation: hook-script }\n`).join('')}      artifacts:
+        hook-script:
+          type: tosca.artifacts.Implementation.Python
+          file: ${file}
+`);
+  if (bound === dfYaml) throw new Error('no VNF node with a flavour_description to bind hooks to');
+  return bound;
+}
