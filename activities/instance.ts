@@ -37,7 +37,11 @@ export function instanceActivities({ db, box }: ActivityDeps) {
      * Reads the stack's resources and records instantiatedVnfInfo (instance INSTANTIATED) and the op's
      * resourceChanges; built with the requested connectivity, the op occ's changedExtConnectivity too.
      */
-    async recordVnfInfo({ opOccId, scaleStatus, connectivity }: { opOccId: string; scaleStatus?: ScaleStatus; connectivity?: Connectivity }): Promise<VnfcChanges> {
+    async recordVnfInfo({ opOccId, scaleStatus, connectivity, accumulate }: {
+      opOccId: string; scaleStatus?: ScaleStatus; connectivity?: Connectivity;
+      /** The op records its stack changes in several steps (BlueGreen): resourceChanges sums them up. */
+      accumulate?: boolean;
+    }): Promise<VnfcChanges> {
       const op = await loadOpOcc(db, opOccId);
       const { inst, flavour } = await flavourOf(db, box, op);
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
@@ -52,7 +56,9 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       const changes = diffVnfcs(previous?.vnfcResourceInfo ?? [], info.vnfcResourceInfo);
       await forgetHostKeys(db, [...changes.modified, ...changes.removed]); // replaced servers have new SSH host keys
       const byId = new Map([...(previous?.vnfcResourceInfo ?? []), ...info.vnfcResourceInfo].map((v) => [v.id, v]));
-      const affected = (ids: string[], changeType: string) => ids.map((id) => ({ id, vduId: byId.get(id)!.vduId, changeType, computeResource: byId.get(id)!.computeResource }));
+      const affected = (ids: string[], changeType: AffectedVnfc['changeType']): AffectedVnfc[] => ids.map((id) => ({ id, vduId: byId.get(id)!.vduId, changeType, computeResource: byId.get(id)!.computeResource }));
+      const now = [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')];
+      const earlier = accumulate ? ((op.resourceChanges as { affectedVnfcs?: AffectedVnfc[] } | null)?.affectedVnfcs ?? []) : [];
       const shown = { ...redact(info), additionalParams: maskBySchema(InstantiateAdditionalParams, input.additionalParams ?? {}) };
       await updateInstanceAndOpOcc(db, {
         instanceId: inst.id,
@@ -62,7 +68,7 @@ export function instanceActivities({ db, box }: ActivityDeps) {
         },
         opOccId,
         opOcc: {
-          resourceChanges: { affectedVnfcs: [...affected(changes.added, 'ADDED'), ...affected(changes.modified, 'MODIFIED'), ...affected(changes.removed, 'REMOVED')] },
+          resourceChanges: { affectedVnfcs: sumChanges(earlier, now) },
           ...(connectivity ? { changedExtConnectivity: connectivity === 'requested' ? changedExtLinks(previous?.extVirtualLinkInfo ?? [], info.extVirtualLinkInfo) : null } : {}),
         },
       });
@@ -83,6 +89,19 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       });
     },
   };
+}
+
+type AffectedVnfc = { id: string; vduId: string; changeType: 'ADDED' | 'MODIFIED' | 'REMOVED'; computeResource: unknown };
+
+/** Two steps' changes as one: added then removed is nothing, added then modified is added, modified then removed is removed. */
+export function sumChanges(earlier: AffectedVnfc[], now: AffectedVnfc[]): AffectedVnfc[] {
+  const out = new Map(earlier.map((c) => [c.id, c]));
+  for (const c of now) {
+    const before = out.get(c.id)?.changeType;
+    if (before === 'ADDED' && c.changeType === 'REMOVED') out.delete(c.id);
+    else out.set(c.id, before === 'ADDED' ? { ...c, changeType: 'ADDED' } : c);
+  }
+  return [...out.values()];
 }
 
 function diffVnfcs(before: VnfcResourceInfo[], after: VnfcResourceInfo[]): VnfcChanges {

@@ -6,8 +6,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { setStackId } from '../common/db/repos/instances';
 import { baseHotFiles } from '../common/db/repos/package-files';
-import { buildStack, vduCountsForLevel, StackSpec } from '../infra/hot';
-import type { InstantiatedVnfInfo } from '../infra/vnf-info';
+import { buildStack, currentLayout, layoutOf, resizeLayout, vduCountsForLevel, type StackSpec, type VnfcLayout } from '../infra/hot';
 import { OpenStackHttpError } from '../infra/openstack/http';
 import { nonRetryable4xx, StackDriver, type StackRef, type StackStatus } from '../infra/stack-driver';
 import { stackNameFor } from '../infra/vim';
@@ -16,12 +15,21 @@ import { flavourOf, loadInstance, loadOpOcc, loadVnfd, opParams, stackInputOf, t
 
 export type { StackStatus };
 
+export interface StackTarget {
+  /** VNFC counts per VDU: the instance's VNFCs keep their indices, added ones go above (infra/hot/layout.ts). */
+  counts?: Record<string, number>;
+  /** Exactly these VNFCs (BlueGreen change_vnfpkg). */
+  layout?: VnfcLayout;
+  /** Another package's stack for the same instance (change_vnfpkg). */
+  packageId?: string;
+  connectivity?: Connectivity;
+}
+
 /**
- * The stack for the instance with the given VNFC counts per VDU (default: what
- * it has now, or the level at instantiate), from its package or another one
- * (change_vnfpkg builds the target package's stack for the same instance).
+ * The stack for the instance with the given VNFCs (default: what it has now,
+ * or the level at instantiate), from its package or another one.
  */
-export async function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?: Record<string, number>, packageId?: string, connectivity?: Connectivity): Promise<StackSpec> {
+export async function stackSpecFor(deps: ActivityDeps, opOccId: string, { counts, layout, packageId, connectivity }: StackTarget = {}): Promise<StackSpec> {
   const { db, box } = deps;
   const op = await loadOpOcc(db, opOccId);
   const { inst, flavour: current } = await flavourOf(db, box, op);
@@ -29,20 +37,15 @@ export async function stackSpecFor(deps: ActivityDeps, opOccId: string, counts?:
   const flavour = packageId ? vnfd.flavours[current?.flavourId ?? ''] : current;
   if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in the VNFD ${vnfd.vnfdId}`, 'InvalidInput');
   const input = stackInputOf(box, op, inst, connectivity);
-  const target = counts
-    ?? (op.operation === 'INSTANTIATE' ? vduCountsForLevel(flavour, input.instantiationLevelId) : currentCounts(inst.instantiatedVnfInfo, Object.keys(flavour.vdus)));
+  const now = () => currentLayout(inst.instantiatedVnfInfo, Object.keys(flavour.vdus));
+  const target = layout
+    ?? (counts ? resizeLayout(now(), counts) : op.operation === 'INSTANTIATE' ? layoutOf(vduCountsForLevel(flavour, input.instantiationLevelId)) : now());
   const files = await baseHotFiles(db, packageId ?? inst.vnfPkgId);
   try {
     return buildStack(vnfd, flavour, files, input, target);
   } catch (e) {
     throw ApplicationFailure.nonRetryable(`cannot build the Heat template: ${(e as Error).message}`, 'InvalidInput');
   }
-}
-
-export function currentCounts(info: InstantiatedVnfInfo | null, vduIds: string[]): Record<string, number> {
-  const counts = Object.fromEntries(vduIds.map((v) => [v, 0]));
-  for (const v of info?.vnfcResourceInfo ?? []) counts[v.vduId] = (counts[v.vduId] ?? 0) + 1;
-  return counts;
 }
 
 export function stackActivities(deps: ActivityDeps) {
@@ -85,7 +88,7 @@ export function stackActivities(deps: ActivityDeps) {
      */
     async updateStack({ opOccId, counts, connectivity }: { opOccId: string; counts?: Record<string, number>; connectivity?: Connectivity }): Promise<void> {
       const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
-      await driver.update(refOf(inst), async () => (counts || connectivity ? stackSpecFor(deps, opOccId, counts, undefined, connectivity) : {}));
+      await driver.update(refOf(inst), async () => (counts || connectivity ? stackSpecFor(deps, opOccId, { counts, connectivity }) : {}));
     },
 
     /** Marks the servers (and volumes) of the VNFCs to heal unhealthy in their nested stacks. */

@@ -87,3 +87,14 @@ test('heal of one group member replaces its server only', async () => {
   expect(after.find((v) => v.id === target.id).computeResource.resourceId).not.toBe(target.computeResource.resourceId);
   expect(after.find((v) => v.id === other.id).computeResource.resourceId).toBe(other.computeResource.resourceId);
 }, 240_000);
+
+test('BlueGreen change_vnfpkg of a group-held VDU answers 422 naming it; nothing starts', async () => {
+  const target = packageZip();
+  expect((await onboard(target.zip)).onboardingFailureDetails).toBeUndefined();
+  const body = (upgrade_type: string) => ({ vnfdId: target.vnfdId, additionalParams: { upgrade_type, vdu_params: [{ vdu_id: 'workerNode' }] } });
+  const r = await call('POST', `/vnflcm/v2/vnf_instances/${id}/change_vnfpkg`, body('BlueGreen'), { Version: '2.0.0' });
+  expect(r.status).toBe(422);
+  expect(r.body.detail).toMatch(/vdu_params\[0\]\.vdu_id: VDU workerNode is an AutoScalingGroup/);
+  const ops = (await call('GET', `/vnflcm/v2/vnf_lcm_op_occs`, undefined, { Version: '2.0.0' })).body as any[];
+  expect(ops.filter((o) => o.vnfInstanceId === id && o.operation === 'CHANGE_VNFPKG')).toHaveLength(0);
+}, 120_000);

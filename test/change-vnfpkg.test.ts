@@ -7,21 +7,12 @@ import path from 'node:path';
 import { pinHostKey, pinnedHostKey } from '../common/db/repos/host-keys';
 import { certificateThumbprint } from '../coord/client';
 import { startEm, Em } from '../em/server';
-import { sampleVariant, twoVduVnfV2 } from '../samples/variant';
 import { readState } from './harness/state';
-import { call, eventually, onboard, opIdFrom, serverImageName, sim, temporalClient, waitOpState } from './support/api';
+import { call, eventually, onboard, sim, temporalClient } from './support/api';
+import { changeRequest, changeVnfpkg, done, H, images, instantiated as instantiatedOf, onboardPair, samplePackage, V2 } from './support/change-vnfpkg';
 import { withProductStore } from './support/product-store';
 import { createTestCa } from './support/tls';
 import { killWorker, restartWorker } from './support/worker-control';
-
-const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
-const V2 = '/vnflcm/v2';
-const H = { Version: '2.0.0' };
-
-/** The two-VDU sample as a package pair: v1 and v2 differ in vnfdId, version and the VDU image. */
-function samplePackage(version: '1.0' | '2.0', extra: Record<string, Buffer> = {}): { zip: Buffer; vnfdId: string } {
-  return sampleVariant(SAMPLE, { editYaml: (_p, t) => (version === '2.0' ? twoVduVnfV2(t) : t), extraFiles: extra });
-}
 
 let em: Em;
 let oldVnfd: string;
@@ -32,44 +23,8 @@ let oldPkgId: string;
 const vnfcParam = (tag: string, extra: Record<string, unknown> = {}) => ({
   cp_name: 'VDU1_CP1', username: 'ubuntu', password: 'vnfc-secret-pw', endpoint: em.url, timeout: 30, inputParams: { phase: tag }, ...extra,
 });
-const changeBody = (extra: Record<string, unknown> = {}, param: (tag: string) => unknown = (t) => vnfcParam(t)) => ({
-  vnfdId: newVnfd,
-  additionalParams: {
-    upgrade_type: 'RollingUpdate',
-    vdu_params: [
-      { vdu_id: 'VDU1', old_vnfc_param: param('old'), new_vnfc_param: param('new') },
-      { vdu_id: 'VDU2', old_vnfc_param: param('old'), new_vnfc_param: param('new') },
-    ],
-    ...extra,
-  },
-});
-
-async function instantiated(level = 'instantiation_level_1'): Promise<string> {
-  const id = (await call('POST', `${V2}/vnf_instances`, { vnfdId: oldVnfd }, H)).body.id;
-  const r = await call('POST', `${V2}/vnf_instances/${id}/instantiate`, {
-    flavourId: 'simple', instantiationLevelId: level,
-    extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
-  }, H);
-  expect((await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 60_000, 'v2')).operationState).toBe('COMPLETED');
-  return id;
-}
-async function changeVnfpkg(id: string, body: unknown): Promise<string> {
-  const r = await call('POST', `${V2}/vnf_instances/${id}/change_vnfpkg`, body, H);
-  expect(r.status).toBe(202);
-  return opIdFrom(r);
-}
-const done = (opId: string, states = ['COMPLETED', 'FAILED_TEMP', 'ROLLED_BACK']) => waitOpState(opId, states, 90_000, 'v2');
-
-/** Image of every VNFC's server that boots from an image (VDU2 boots from a volume), keyed by heat resource name. */
-async function images(id: string): Promise<Record<string, string>> {
-  const inst = (await call('GET', `${V2}/vnf_instances/${id}`)).body;
-  const out: Record<string, string> = {};
-  for (const v of inst.instantiatedVnfInfo.vnfcResourceInfo) {
-    const image = await serverImageName(v.computeResource.resourceId);
-    if (image) out[v.metadata.heatResourceName] = image;
-  }
-  return out;
-}
+const changeBody = (extra: Record<string, unknown> = {}, param: (tag: string) => unknown = (t) => vnfcParam(t)) => changeRequest(newVnfd, 'RollingUpdate', param, extra);
+const instantiated = (level?: string) => instantiatedOf(oldVnfd, level);
 const coordsOf = (opId: string) => em.coordinations().filter((c) => c.request.vnfLcmOpOccId === opId);
 
 /** A coordPost activity of this workflow has completed (its outcome is in the history, so no retry sends it again). */
@@ -92,12 +47,7 @@ const pinnedKey = (vnfcId: string) => withProductStore((store) => pinnedHostKey(
 
 beforeAll(async () => {
   em = await startEm({});
-  const v1 = samplePackage('1.0');
-  const v2 = samplePackage('2.0');
-  oldVnfd = v1.vnfdId;
-  newVnfd = v2.vnfdId;
-  oldPkgId = (await onboard(v1.zip)).id;
-  newPkgId = (await onboard(v2.zip)).id;
+  ({ oldVnfd, newVnfd, oldPkgId, newPkgId } = await onboardPair());
 });
 afterAll(() => em.close());
 beforeEach(() => em.setBehaviour({ mode: 'sync', result: 'CONTINUE' }));
@@ -253,9 +203,8 @@ test('a hanging coordinate script is killed at its timeout', async () => {
   expect(op.error.detail).toMatch(/coord_hang\.js did not finish within 2 s and was killed/);
 });
 
-test('refusals: BlueGreen 422, unknown vnfdId 422, NOT_INSTANTIATED 409, v1 404, bad params 400', async () => {
+test('refusals: unknown vnfdId 422, NOT_INSTANTIATED 409, v1 404, bad params 400', async () => {
   const id = await instantiated();
-  expect((await call('POST', `${V2}/vnf_instances/${id}/change_vnfpkg`, changeBody({ upgrade_type: 'BlueGreen' }), H)).status).toBe(422);
   expect((await call('POST', `${V2}/vnf_instances/${id}/change_vnfpkg`, { ...changeBody(), vnfdId: 'nope' }, H)).status).toBe(422);
   const bad = await call('POST', `${V2}/vnf_instances/${id}/change_vnfpkg`, changeBody({}, (t) => ({ ...vnfcParam(t), cp_name: undefined, timeout: -1 })), H);
   expect(bad.status).toBe(400);

@@ -1,5 +1,5 @@
 /** The external connectivity after a ChangeExtVnfConnectivityRequest (infra/hot/ext-links.ts), pure. */
-import { buildStack, type InstantiateInput } from '../infra/hot';
+import { buildStack, layoutOf, type InstantiateInput } from '../infra/hot';
 import { mergeExtVirtualLinks, withExtConnectivity } from '../infra/hot/ext-links';
 import type { Vnfd } from '../vnfpkg/vnfd-model';
 import { v2Flavour } from './support/v2-flavour';
@@ -34,7 +34,7 @@ test('the stack takes the new network on the moved CP only', () => {
   const vnfd = { vnfdId: 'v', flavours: { simple: flavour } } as unknown as Vnfd;
   const input: InstantiateInput = { flavourId: 'simple', extVirtualLinks: [{ id: 'a', resourceId: 'net-a', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }] };
   const moved = withExtConnectivity(input, [{ id: 'c', resourceId: 'net-c', extCps: [{ cpdId: 'VDU2_CP1' }] }]);
-  const nfv = (i: InstantiateInput) => (buildStack(vnfd, flavour, {}, i, { VDU1: 1, VDU2: 1 }).parameters.nfv as { CP: Record<string, { network?: string }> }).CP;
+  const nfv = (i: InstantiateInput) => (buildStack(vnfd, flavour, {}, i, layoutOf({ VDU1: 1, VDU2: 1 })).parameters.nfv as { CP: Record<string, { network?: string }> }).CP;
   expect([nfv(input)['VDU1_CP1-0'].network, nfv(input)['VDU2_CP1-0'].network]).toEqual(['net-a', 'net-a']);
   expect([nfv(moved)['VDU1_CP1-0'].network, nfv(moved)['VDU2_CP1-0'].network]).toEqual(['net-a', 'net-c']);
 });

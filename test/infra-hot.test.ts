@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { buildStack, vduCountsForLevel, vduCountsForScaleLevels, type InstantiateInput } from '../infra/hot';
+import { buildStack, layoutOf, vduCountsForLevel, vduCountsForScaleLevels, type InstantiateInput } from '../infra/hot';
 import type { Vnfd, VnfdFlavour } from '../vnfpkg/vnfd-model';
 import { image, v2Flavour } from './support/v2-flavour';
 import { loadZip, tackerSampleZip } from './vnfpkg-fixtures';
@@ -156,7 +156,7 @@ describe('VNFC counts', () => {
 describe('BaseHOT with per-VNFC nested resources (v2_userdata_standard)', () => {
   const files = sampleFiles('v2_userdata_standard', 'BaseHOT');
   const flavour = V2_VNFD.flavours.simple;
-  const build = (input = v2Input()) => buildStack(V2_VNFD, flavour, files, input, vduCountsForLevel(flavour, input.instantiationLevelId));
+  const build = (input = v2Input()) => buildStack(V2_VNFD, flavour, files, input, layoutOf(vduCountsForLevel(flavour, input.instantiationLevelId)));
 
   test('one resource per VNFC in place of each VDU resource, the rest untouched', () => {
     const spec = build();
@@ -260,7 +260,15 @@ describe('BaseHOT with per-VNFC nested resources (v2_userdata_standard)', () => 
   });
 
   test('a missing count is an error, not a silently dropped VDU', () => {
-    expect(() => buildStack(V2_VNFD, flavour, files, v2Input(), { VDU1: 1 })).toThrow('No valid VNFC count given for VDU "VDU2"');
+    expect(() => buildStack(V2_VNFD, flavour, files, v2Input(), layoutOf({ VDU1: 1 }))).toThrow('No valid VNFC count given for VDU "VDU2"');
+  });
+
+  test('a layout gives exactly its indices (BlueGreen: new VNFCs beside the old, then only the new)', () => {
+    const spec = buildStack(V2_VNFD, flavour, files, v2Input(), { VDU1: [0, 2, 3], VDU2: [1] });
+    expect(Object.keys(res(spec)).filter((n) => /^VDU\d-\d+$/.test(n))).toEqual(['VDU1-0', 'VDU1-2', 'VDU1-3', 'VDU2-1']);
+    expect(Object.keys((spec.parameters.nfv as { VDU: object }).VDU)).toEqual(expect.arrayContaining(['VDU1-3', 'VDU2-1']));
+    expect(Object.keys((spec.parameters.nfv as { VDU: object }).VDU)).not.toContain('VDU1-1');
+    expect(JSON.stringify(res(spec)['VDU1-3'].properties)).toContain('"VDU1-3"');
   });
 });
 
@@ -272,7 +280,7 @@ describe('BaseHOT with AutoScalingGroups (kubernetes_vnf_package, simple)', () =
       { id: 'net0', resourceId: 'net-k8s', extCps: [{ cpdId: 'masterNode_CP1' }, { cpdId: 'workerNode_CP2' }] },
     ],
   };
-  const build = (counts: Record<string, number>) => buildStack(K8S_VNFD, K8S_VNFD.flavours.simple, files, input, counts);
+  const build = (counts: Record<string, number>) => buildStack(K8S_VNFD, K8S_VNFD.flavours.simple, files, input, layoutOf(counts));
   type Asg = { min_size: number; max_size: number; desired_capacity: number };
 
   test('groups keep their names; desired_capacity follows the counts, min/max widened when needed', () => {
@@ -309,7 +317,7 @@ describe('HOT generated from the VNFD (no BaseHOT)', () => {
     additionalParams: { private_registry_installation_param: { ssh_cp_name: 'CP1', ssh_username: 'ubuntu', ssh_password: 'ubuntu' } },
   });
   const flavour = REGISTRY_VNFD.flavours.simple;
-  const build = (input: InstantiateInput) => buildStack(REGISTRY_VNFD, flavour, {}, input, vduCountsForLevel(flavour));
+  const build = (input: InstantiateInput) => buildStack(REGISTRY_VNFD, flavour, {}, input, layoutOf(vduCountsForLevel(flavour)));
 
   test('private registry: one VNFC resource of the VDU template, a flavour made from virtual_compute', () => {
     const spec = build(registryInput());
@@ -355,7 +363,7 @@ describe('HOT generated from the VNFD (no BaseHOT)', () => {
 
   describe('v2 sample VNFD without its BaseHOT', () => {
     const v2 = V2_VNFD.flavours.simple;
-    const spec = buildStack(V2_VNFD, v2, {}, v2Input(), vduCountsForLevel(v2, 'instantiation_level_2'));
+    const spec = buildStack(V2_VNFD, v2, {}, v2Input(), layoutOf(vduCountsForLevel(v2, 'instantiation_level_2')));
 
     test('internal VLs become Net + Subnet with the VNFD cidr; VNFCs wait for the subnets', () => {
       const r = res(spec);
@@ -399,7 +407,7 @@ describe('HOT generated from the VNFD (no BaseHOT)', () => {
 
     test('a VL without cidr gets a generated /24; an ext-managed VL gets no Net', () => {
       const f: VnfdFlavour = { ...v2, virtualLinks: { ...v2.virtualLinks, internalVL1: { ...v2.virtualLinks.internalVL1, cidrs: [] } } };
-      const s = buildStack(V2_VNFD, f, {}, v2Input({ extManagedVirtualLinks: [{ id: 'm', vnfVirtualLinkDescId: 'internalVL2', resourceId: 'net-mgd' }] }), { VDU1: 1, VDU2: 1 });
+      const s = buildStack(V2_VNFD, f, {}, v2Input({ extManagedVirtualLinks: [{ id: 'm', vnfVirtualLinkDescId: 'internalVL2', resourceId: 'net-mgd' }] }), layoutOf({ VDU1: 1, VDU2: 1 }));
       expect(res(s).internalVL1_subnet.properties.cidr).toBe('10.0.0.0/24');
       expect(res(s).internalVL2).toBeUndefined();
       expect(res(s)['VDU1-0'].properties['net-VDU1_CP3']).toBe('net-mgd');
@@ -417,7 +425,7 @@ describe('with VNFD models from the package parser', () => {
   test.each(cases)('%s: same stack as from the hand-written model', async (name, handWritten, input) => {
     const { csar, vnfd, file } = await loadZip(tackerSampleZip(name));
     const baseHot = Object.fromEntries(await Promise.all(Object.keys(csar.files).filter((p) => p.startsWith('BaseHOT/')).map(async (p) => [p, await file(p)] as const)));
-    const stack = (v: Vnfd) => buildStack(v, v.flavours.simple, baseHot, input, vduCountsForLevel(v.flavours.simple, input.instantiationLevelId));
+    const stack = (v: Vnfd) => buildStack(v, v.flavours.simple, baseHot, input, layoutOf(vduCountsForLevel(v.flavours.simple, input.instantiationLevelId)));
     expect(stack(vnfd)).toEqual(stack(handWritten));
   });
 });

@@ -3,7 +3,7 @@
  * authenticated through the embedded Keystone as a member of a project of
  * its own, drives the product as an operator would: VIM register, list,
  * show, delete; package create, upload, show; vnflcm create, instantiate,
- * show, op list, update, change-ext-conn, terminate, delete.
+ * show, op list, update, change-ext-conn, change-vnfpkg, terminate, delete.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -132,4 +132,31 @@ test('openstack vnflcm change-ext-conn moves a CP to the private network', async
   const net1 = info.extVirtualLinkInfo.find((l: any) => l.id === 'net1');
   expect(net1.resourceHandle.resourceId).toBe('private');
   expect(net1.currentVnfExtCpData.map((c: any) => c.cpdId)).toEqual(['VDU1_CP1']);
+});
+
+test('openstack vnflcm change-vnfpkg with upgrade_type BlueGreen: the new VNFCs replace the old ones', async () => {
+  const sample = path.resolve(__dirname, '../samples/two_vdu_vnf');
+  const a = sampleVariant(sample);
+  const b = sampleVariant(sample, { editYaml: (_p, t) => twoVduVnfV2(t) });
+  await onboard(a.zip, await user.headers());
+  await onboard(b.zip, await user.headers());
+  const inst = await openstack(['vnflcm', 'create', a.vnfdId]);
+  const started = await call('POST', `/vnflcm/v1/vnf_instances/${inst.ID}/instantiate`, {
+    flavourId: 'simple', extVirtualLinks: [{ id: 'net0', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+  }, await user.headers());
+  expect((await waitOpState(opIdFrom(started), ['COMPLETED', 'FAILED_TEMP'], 90_000)).operationState).toBe('COMPLETED');
+  const param = { cp_name: 'VDU1_CP1', username: 'ubuntu', password: 'cli-bg-pw' };
+  fs.writeFileSync(path.join(dir, 'change-vnfpkg.json'), JSON.stringify({
+    vnfdId: b.vnfdId,
+    additionalParams: { upgrade_type: 'BlueGreen', vdu_params: ['VDU1', 'VDU2'].map((vdu_id) => ({ vdu_id, old_vnfc_param: param, new_vnfc_param: param })) },
+  }));
+  const out = await openstack(['--os-tacker-api-version', '2', 'vnflcm', 'change-vnfpkg', inst.ID, path.join(dir, 'change-vnfpkg.json')], false);
+  expect(out).toContain(`Change Current VNF Package for VNF Instance ${inst.ID} has been accepted.`);
+  await eventually('change_vnfpkg completed', async () => {
+    const ops: any[] = await openstack(['vnflcm', 'op', 'list']);
+    return ops.some((o) => o['VNF Instance ID'] === inst.ID && o['Operation'] === 'CHANGE_VNFPKG' && o['Operation State'] === 'COMPLETED') ? true : undefined;
+  }, 120_000, 1000);
+  const shown = await openstack(['vnflcm', 'show', inst.ID]);
+  expect(shown['VNFD ID']).toBe(b.vnfdId);
+  expect(shown['Instantiated Vnf Info'].vnfcResourceInfo.map((v: any) => v.metadata.heatResourceName).sort()).toEqual(['VDU1-1', 'VDU2-1']);
 });

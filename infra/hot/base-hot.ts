@@ -2,7 +2,7 @@
  * Mode (a): the package brings its own HOT under BaseHOT/<flavourId>/.
  * Follows Tacker v2's StandardUserData: a top-level resource named after a
  * VDU whose type is a nested template becomes one resource per VNFC,
- * "<vduId>-<index>", each reading its own nfv.VDU/CP entries. VDUs wrapped in
+ * "<vduId>-<index>" for each index of the layout, each reading its own nfv.VDU/CP entries. VDUs wrapped in
  * an OS::Heat::AutoScalingGroup (Tacker's kubernetes samples) keep the group;
  * only its capacity follows the requested count.
  */
@@ -10,6 +10,7 @@ import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
 import { parseHot } from './heat-yaml';
 import { buildNfvParam, indexedName, type NfvTarget, vduCpIds, vnfcTargets } from './nfv-param';
 import { collectGetParamPaths, isObject, mapGetParamPaths, replaceGetResource } from './template-walk';
+import type { VnfcLayout } from './layout';
 import type { InstantiateInput, StackSpec } from './types';
 
 export interface BaseHot {
@@ -42,10 +43,10 @@ export function findBaseHot(files: Record<string, Buffer>, flavourId: string): B
 
 type Resource = Record<string, unknown>;
 
-function countFor(counts: Record<string, number>, vduId: string): number {
-  const n = counts[vduId];
-  if (n === undefined || !Number.isInteger(n) || n < 0) throw new Error(`No valid VNFC count given for VDU "${vduId}"`);
-  return n;
+function indicesFor(layout: VnfcLayout, vduId: string): number[] {
+  const idx = layout[vduId];
+  if (!idx) throw new Error(`No valid VNFC count given for VDU "${vduId}"`);
+  return idx;
 }
 
 /**
@@ -116,7 +117,7 @@ function applyExtManagedVls(resources: Record<string, unknown>, input: Instantia
   return out;
 }
 
-export function buildFromBaseHot(flavour: VnfdFlavour, hot: BaseHot, input: InstantiateInput, counts: Record<string, number>): StackSpec {
+export function buildFromBaseHot(flavour: VnfdFlavour, hot: BaseHot, input: InstantiateInput, layout: VnfcLayout): StackSpec {
   const template = parseHot(hot.topText, hot.topPath);
   const resources = isObject(template.resources) ? template.resources : {};
   const out: Record<string, unknown> = {};
@@ -127,7 +128,7 @@ export function buildFromBaseHot(flavour: VnfdFlavour, hot: BaseHot, input: Inst
     if (!isObject(res)) { out[name] = res; continue; }
     if (name in flavour.vdus && typeof res.type === 'string' && res.type in hot.nested) {
       // Replaced in place, so the VNFCs keep the VDU's position in the template.
-      for (let i = 0; i < countFor(counts, name); i++) {
+      for (const i of indicesFor(layout, name)) {
         out[indexedName(name, i)] = vnfcResource(res, flavour, name, i);
         targets.push(...vnfcTargets(flavour, name, i));
       }
@@ -136,7 +137,7 @@ export function buildFromBaseHot(flavour: VnfdFlavour, hot: BaseHot, input: Inst
     }
     const vduId = res.type === 'OS::Heat::AutoScalingGroup' ? asgVduId(res, hot.nested, flavour) : undefined;
     if (vduId) {
-      out[name] = withCapacity(res, countFor(counts, vduId));
+      out[name] = withCapacity(res, indicesFor(layout, vduId).length);
       targets.push(...vnfcTargets(flavour, vduId, undefined, true));
       placed.add(vduId);
       continue;

@@ -10,6 +10,7 @@ import { fixedIpsForCp } from './ext-links';
 import { stringifyHot } from './heat-yaml';
 import { buildNfvParam, indexedName, type NfvTarget, vduCpIds, vnfcTargets } from './nfv-param';
 import { collectGetParamPaths } from './template-walk';
+import type { VnfcLayout } from './layout';
 import type { InstantiateInput, StackSpec } from './types';
 
 const HOT_VERSION = '2013-05-23'; // the version Tacker's BaseHOT samples use
@@ -26,7 +27,7 @@ const subnetResourceName = (vlId: string) => `${vlId}_subnet`;
 /** What a VDU's nested template needs to know beyond the VNFD. */
 interface VduPlan {
   vduId: string;
-  count: number;
+  indices: number[];
   /** External CPs whose ports get fixed_ips from the request's cpConfig. */
   cpsWithFixedIps: Set<string>;
 }
@@ -36,13 +37,13 @@ function isExternal(flavour: VnfdFlavour, cpId: string): boolean {
 }
 
 /** A nested template can't vary per VNFC, so either every instance of the CP gets fixed_ips or none does. */
-function cpsWithFixedIps(flavour: VnfdFlavour, input: InstantiateInput, vduId: string, count: number): Set<string> {
+function cpsWithFixedIps(flavour: VnfdFlavour, input: InstantiateInput, vduId: string, indices: number[]): Set<string> {
   const out = new Set<string>();
   for (const cpId of vduCpIds(flavour, vduId).filter((id) => isExternal(flavour, id))) {
-    const given = Array.from({ length: count }, (_, i) => fixedIpsForCp(input, cpId, i).length > 0);
-    if (given.every(Boolean) && count > 0) out.add(cpId);
+    const given = indices.map((i) => fixedIpsForCp(input, cpId, i).length > 0);
+    if (given.every(Boolean) && indices.length > 0) out.add(cpId);
     else if (given.some(Boolean)) {
-      throw new Error(`External CP "${cpId}": cpConfig gives IP addresses/subnets for some of its ${count} instances but not all; give one cpConfig entry per instance or a single entry for all`);
+      throw new Error(`External CP "${cpId}": cpConfig gives IP addresses/subnets for some of its ${indices.length} instances but not all; give one cpConfig entry per instance or a single entry for all`);
     }
   }
   return out;
@@ -135,24 +136,24 @@ function flavorFromVirtualCompute(flavour: VnfdFlavour, vduId: string): Record<s
   return { type: 'OS::Nova::Flavor', properties: { ram: memSizeMb, vcpus: numCpus, disk: localStorageGb?.[0] ?? 0 } };
 }
 
-export function buildGeneratedHot(vnfd: Vnfd, flavour: VnfdFlavour, input: InstantiateInput, counts: Record<string, number>): StackSpec {
+export function buildGeneratedHot(vnfd: Vnfd, flavour: VnfdFlavour, input: InstantiateInput, layout: VnfcLayout): StackSpec {
   const resources: Record<string, unknown> = {};
   const { networkOf, subnetOf } = virtualLinks(flavour, input, resources);
   const files: Record<string, string> = {};
   const targets: NfvTarget[] = [];
 
   for (const [vduId, vdu] of Object.entries(flavour.vdus)) {
-    const count = counts[vduId];
-    if (count === undefined || !Number.isInteger(count) || count < 0) throw new Error(`No valid VNFC count given for VDU "${vduId}"`);
-    const plan: VduPlan = { vduId, count, cpsWithFixedIps: cpsWithFixedIps(flavour, input, vduId, count) };
+    const indices = layout[vduId];
+    if (!indices) throw new Error(`No valid VNFC count given for VDU "${vduId}"`);
+    const plan: VduPlan = { vduId, indices, cpsWithFixedIps: cpsWithFixedIps(flavour, input, vduId, indices) };
     // Every VDU gets its template, even at count 0, so a later scale-out finds it.
     files[`${vduId}.yaml`] = stringifyHot(vduTemplate(vnfd, flavour, plan));
-    if (!vdu.flavorName && count > 0) resources[flavorResourceName(vduId)] = flavorFromVirtualCompute(flavour, vduId);
+    if (!vdu.flavorName && indices.length > 0) resources[flavorResourceName(vduId)] = flavorFromVirtualCompute(flavour, vduId);
 
     const cpIds = vduCpIds(flavour, vduId);
     // Heat orders a port after its subnet only within one stack; across the nested boundary we must say so.
     const dependsOn = [...new Set(cpIds.map((id) => subnetOf[flavour.cps[id].virtualLinkId ?? '']).filter(Boolean))];
-    for (let i = 0; i < count; i++) {
+    for (const i of indices) {
       const key = indexedName(vduId, i);
       const props: Record<string, unknown> = {
         name: param('nfv', 'VDU', key, 'name'),

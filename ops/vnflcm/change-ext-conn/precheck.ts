@@ -8,7 +8,7 @@
 import { baseHotFiles } from '../../../common/db/repos/package-files';
 import { packageById } from '../../../common/db/repos/packages';
 import { badRequest, conflict, unprocessable } from '../../../common/http-error';
-import { buildStack } from '../../../infra/hot';
+import { buildStack, currentLayout } from '../../../infra/hot';
 import { withExtConnectivity } from '../../../infra/hot/ext-links';
 import type { InstantiateInput } from '../../../infra/hot';
 import type { PrecheckInput, StartPlan } from '../../operation';
@@ -33,9 +33,8 @@ export async function precheckChangeExtConn({ db, box, instance: inst, request: 
   if (!inst.instantiateParamsSealed) throw conflict(`VNF instance ${inst.id} has no instantiation record`);
   const current = box.openJson<InstantiateInput>(inst.instantiateParamsSealed);
   const pkg = await packageById(db, inst.vnfPkgId);
-  const counts = Object.fromEntries(Object.keys(flavour.vdus).map((v) => [v, info.vnfcResourceInfo.filter((c) => c.vduId === v).length]));
   try {
-    buildStack(pkg!.vnfd!, flavour, await baseHotFiles(db, inst.vnfPkgId), withExtConnectivity(current, body.extVirtualLinks), counts);
+    buildStack(pkg!.vnfd!, flavour, await baseHotFiles(db, inst.vnfPkgId), withExtConnectivity(current, body.extVirtualLinks), currentLayout(info, Object.keys(flavour.vdus)));
   } catch (e) {
     throw badRequest(`the request does not fit the VNFD: ${(e as Error).message}`);
   }

@@ -1,8 +1,9 @@
 /**
- * ChangeCurrentVnfPkg (rolling update) activities: the plan (which VNFCs, in
- * which order, how each is coordinated), the stack update that puts a chosen
- * set of VNFCs on the new package, the switch of the instance's package, and
- * the single coordination exchanges (the workflow does the waiting).
+ * ChangeCurrentVnfPkg activities (RollingUpdate and BlueGreen): the plan
+ * (which VNFCs, in which order, how each is coordinated; BlueGreen's layouts),
+ * the stack update that puts a chosen set of VNFCs on the new package, the
+ * switch of the instance's package, and the single coordination exchanges
+ * (the workflow does the waiting).
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { packageById, packageForVnfd } from '../../../common/db/repos/packages';
@@ -13,7 +14,8 @@ import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
 import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
-import { vnfcTargets } from '../../../infra/hot/nfv-param';
+import { besideLayout, currentLayout, type VnfcLayout } from '../../../infra/hot';
+import { indexedName, vnfcTargets } from '../../../infra/hot/nfv-param';
 import { StackDriver } from '../../../infra/stack-driver';
 import { stackNameFor } from '../../../infra/vim';
 import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
@@ -21,7 +23,7 @@ import { mappedDriver, scriptPath } from '../../../mgmt/mapping';
 import { redact } from '../../../common/secrets';
 import type { ActivityDeps } from '../../../activities/deps';
 import { flavourOf, loadInstance, loadOpOcc, opParams } from '../../../activities/records';
-import { currentCounts, stackSpecFor } from '../../../activities/stack';
+import { stackSpecFor } from '../../../activities/stack';
 import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 
 export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }
@@ -32,8 +34,22 @@ export interface ChangeVnfpkgPlan {
   targets: RollingTarget[];
   /** How each VNFC is coordinated after its update (new) and after its rollback (old). */
   coordination: Record<string, { new: CoordMode; old: CoordMode }>;
+  /** BlueGreen only: the VNFCs by index (infra/hot/layout.ts) and how each VDU's new and old VNFCs are coordinated. */
+  blueGreen?: BlueGreenPlan;
 }
-interface CoordArgs { opOccId: string; vnfcId: string; isRollback: boolean }
+export interface BlueGreenPlan {
+  /** The targeted VDUs' VNFCs now. */
+  old: VnfcLayout;
+  /** As many new VNFCs per targeted VDU, at indices above the old ones. */
+  new: VnfcLayout;
+  /** The instance's other VDUs, left as they are. */
+  others: VnfcLayout;
+  coordination: Record<string, { new: CoordMode; old: CoordMode }>;
+}
+/** Which side's coordinate script and vnfc_param: new after an update, old for a rollback (and for BlueGreen's old VNFCs). */
+export type CoordSide = 'new' | 'old';
+interface CoordArgs { opOccId: string; vnfcId: string; isRollback: boolean; side?: CoordSide }
+export const coordSide = (a: { isRollback: boolean; side?: CoordSide }): CoordSide => a.side ?? (a.isRollback ? 'old' : 'new');
 
 export const COORDINATION_ACTION = 'prv.tacker_organization.coordination_test';
 const DEFAULT_COORD_TIMEOUT_S = 300;
@@ -49,18 +65,26 @@ export function rollingTargets(info: InstantiatedVnfInfo, vduOrder: string[]): R
 }
 export { scriptPath };
 
+/** BlueGreen: the targeted VDUs' VNFCs now, as many new ones above them, and the other VDUs' VNFCs. */
+export function blueGreenLayout(info: InstantiatedVnfInfo, vduIds: string[], targeted: string[]): Omit<BlueGreenPlan, 'coordination'> {
+  const now = currentLayout(info, vduIds);
+  const pick = (keep: (vduId: string) => boolean) => Object.fromEntries(Object.entries(now).filter(([v]) => keep(v)));
+  const old = pick((v) => targeted.includes(v));
+  return { old, new: besideLayout(now, Object.fromEntries(Object.entries(old).map(([v, idx]) => [v, idx.length]))), others: pick((v) => !targeted.includes(v)) };
+}
+
 export function changeVnfpkgActivities(deps: ActivityDeps) {
   const { db, box, cfg } = deps;
   const request = async (opOccId: string) => opParams<ChangeCurrentVnfPkgRequest>(box, await loadOpOcc(db, opOccId));
 
   /** The vnfc_param for a VNFC (new, or old when rolling back), with its secrets. */
-  const vnfcParam = async (opOccId: string, vnfcId: string, isRollback: boolean) => {
+  const vnfcParam = async (opOccId: string, vnfcId: string, side: CoordSide) => {
     const op = await loadOpOcc(db, opOccId);
     const inst = await loadInstance(db, op.vnfInstanceId);
     const vnfc = instantiatedInfoOf(inst).vnfcResourceInfo.find((v) => v.id === vnfcId);
     if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
     const vp = opParams<ChangeCurrentVnfPkgRequest>(box, op).additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
-    return { op, inst, vnfc, param: (isRollback ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined };
+    return { op, inst, vnfc, param: (side === 'old' ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined };
   };
 
   // COORD_CA_FILE / COORD_CLIENT_CERT / COORD_CLIENT_KEY read per call (a rotated cert is picked up); the
@@ -95,7 +119,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
   return {
     async describeChangeVnfpkg({ opOccId }: { opOccId: string }): Promise<ChangeVnfpkgPlan> {
       const op = await loadOpOcc(db, opOccId);
-      const { inst } = await flavourOf(db, box, op);
+      const { inst, flavour } = await flavourOf(db, box, op);
       const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
       // The package the API accepted and holds IN_USE for this op: the instance's project's (common/db/package-usage.ts).
       const pkg = await packageForVnfd(db, { projectId: op.projectId, all: false }, req.vnfdId);
@@ -111,15 +135,21 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
         }
         return { kind: param?.endpoint ? 'builtin' : 'none', timeoutMs };
       };
-      const coordination: ChangeVnfpkgPlan['coordination'] = {};
-      for (const t of targets) {
-        const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === t.vduId);
-        coordination[t.vnfcId] = {
+      const modes = async (vduId: string) => {
+        const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === vduId);
+        return {
           new: await mode(req.additionalParams['lcm-operation-coordinate-new-vnf'], pkg.id, vp?.new_vnfc_param),
           old: await mode(req.additionalParams['lcm-operation-coordinate-old-vnf'], inst.vnfPkgId, vp?.old_vnfc_param),
         };
+      };
+      const plan: ChangeVnfpkgPlan = { oldPackageId: inst.vnfPkgId, newPackageId: pkg.id, targets, coordination: {} };
+      if (req.additionalParams.upgrade_type === 'BlueGreen') {
+        plan.blueGreen = { ...blueGreenLayout(instantiatedInfoOf(inst), Object.keys(flavour.vdus), req.additionalParams.vdu_params.map((p) => p.vdu_id)), coordination: {} };
+        for (const vduId of Object.keys(plan.blueGreen.old)) plan.blueGreen.coordination[vduId] = await modes(vduId);
+      } else {
+        for (const t of targets) plan.coordination[t.vnfcId] = await modes(t.vduId);
       }
-      return { oldPackageId: inst.vnfPkgId, newPackageId: pkg.id, targets, coordination };
+      return plan;
     },
 
     /**
@@ -127,22 +157,27 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
      * parameter taking the new package's values for the rolling targets in
      * [newFrom, newTo) and the old package's for the rest — so a single VNFC
      * moves at a time. (Ranges, not names: inputs stay small at 1,000 VNFCs.)
+     * BlueGreen names the stack's VNFCs instead (`layout`) and which of them
+     * are on the new package (`newVnfcs`).
      */
     async applyPackageMix(a: {
       opOccId: string; templateFrom: string; oldPackageId: string; newPackageId: string; newFrom: number; newTo: number;
       /** The VNFC this update moves; Heat rebuilds its server on the other image: a new disk, so a new SSH host key. */
       rebuilt?: string;
+      layout?: VnfcLayout;
+      newVnfcs?: VnfcLayout;
     }): Promise<void> {
       const op = await loadOpOcc(db, a.opOccId);
       const { inst, flavour } = await flavourOf(db, box, op);
       const info = instantiatedInfoOf(inst);
-      const newOn = rollingTargets(info, (await request(a.opOccId)).additionalParams.vdu_params.map((p) => p.vdu_id))
-        .slice(a.newFrom, a.newTo).map((t) => t.heatResourceName);
-      const counts = currentCounts(instantiatedInfoOf(inst), Object.keys(flavour.vdus));
+      const newOn = a.newVnfcs
+        ? Object.entries(a.newVnfcs).flatMap(([vduId, idx]) => idx.map((i) => indexedName(vduId, i)))
+        : rollingTargets(info, (await request(a.opOccId)).additionalParams.vdu_params.map((p) => p.vdu_id))
+          .slice(a.newFrom, a.newTo).map((t) => t.heatResourceName);
       // The new package is read only when this update puts something on it: a rollback that has
       // already moved every VNFC back does not depend on it.
-      const oldSpec = await stackSpecFor(deps, a.opOccId, counts, a.oldPackageId);
-      const newSpec = a.templateFrom === a.newPackageId || newOn.length ? await stackSpecFor(deps, a.opOccId, counts, a.newPackageId) : oldSpec;
+      const oldSpec = await stackSpecFor(deps, a.opOccId, { layout: a.layout, packageId: a.oldPackageId });
+      const newSpec = a.templateFrom === a.newPackageId || newOn.length ? await stackSpecFor(deps, a.opOccId, { layout: a.layout, packageId: a.newPackageId }) : oldSpec;
       const spec = a.templateFrom === a.newPackageId ? newSpec : oldSpec;
       const nfv = structuredClone(oldSpec.parameters.nfv) as { VDU: Record<string, unknown>; CP: Record<string, unknown> };
       const newNfv = newSpec.parameters.nfv as typeof nfv;
@@ -180,8 +215,21 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       });
     },
 
-    async coordPost({ opOccId, vnfcId, isRollback }: CoordArgs): Promise<PostOutcome> {
-      const { op, param } = await vnfcParam(opOccId, vnfcId, isRollback);
+    /** The instance's VNFCs at the layout's indices (BlueGreen's new ones, once created and recorded). */
+    async vnfcsNamed({ opOccId, layout }: { opOccId: string; layout: VnfcLayout }): Promise<RollingTarget[]> {
+      const { inst } = await flavourOf(db, box, await loadOpOcc(db, opOccId));
+      const names = Object.entries(layout).flatMap(([vduId, idx]) => idx.map((i) => indexedName(vduId, i)));
+      const vnfcs = instantiatedInfoOf(inst).vnfcResourceInfo;
+      return names.map((name) => {
+        const v = vnfcs.find((c) => c.metadata.heatResourceName === name);
+        if (!v) throw ApplicationFailure.nonRetryable(`VNFC ${name} is not part of instance ${inst.id}`, 'InvalidInput');
+        return { vnfcId: v.id, vduId: v.vduId, heatResourceName: name };
+      });
+    },
+
+    async coordPost(a: CoordArgs): Promise<PostOutcome> {
+      const { opOccId, vnfcId } = a;
+      const { op, param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
       if (!param?.endpoint) throw ApplicationFailure.nonRetryable(`no coordination endpoint for VNFC ${vnfcId}`, 'InvalidInput');
       const started = new Date().toISOString();
       let o: PostOutcome;
@@ -201,8 +249,9 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       return redact(o);
     },
 
-    async coordGet({ opOccId, vnfcId, isRollback, location }: CoordArgs & { location: string }): Promise<GetOutcome> {
-      const { param } = await vnfcParam(opOccId, vnfcId, isRollback);
+    async coordGet(a: CoordArgs & { location: string }): Promise<GetOutcome> {
+      const { opOccId, vnfcId, location } = a;
+      const { param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
       let o: GetOutcome;
       try {
         o = await getCoordination(coordTarget(param!), location);
@@ -213,8 +262,9 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       return redact(o);
     },
 
-    async coordCancel({ opOccId, vnfcId, isRollback, location }: CoordArgs & { location: string }): Promise<void> {
-      const { param } = await vnfcParam(opOccId, vnfcId, isRollback);
+    async coordCancel(a: CoordArgs & { location: string }): Promise<void> {
+      const { opOccId, location } = a;
+      const { param } = await vnfcParam(opOccId, a.vnfcId, coordSide(a));
       await cancelCoordination(coordTarget(param!), location);
       await record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
     },

@@ -12,12 +12,12 @@ import { heatForVim } from '../../../infra/vim';
 import { vnfcAddress } from '../../../infra/vnfc-address';
 import { scriptChannelKeyFor, sealScriptJob } from '../../../mgmt/script-channel';
 import { scriptSecrets } from '../../../mgmt/script-mask';
-import { scriptPath } from './activities';
+import { coordSide, scriptPath, type CoordSide } from './activities';
 import type { ActivityDeps } from '../../../activities/deps';
 import { loadInstance, loadOpOcc, loadVnfd, opParams } from '../../../activities/records';
 import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 
-interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; packageId: string; timeoutMs: number }
+interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; side?: CoordSide; packageId: string; timeoutMs: number }
 
 export function coordinateScriptActivities(deps: ActivityDeps) {
   const { db, box, cfg } = deps;
@@ -25,7 +25,9 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
 
   return {
     /** The coordinate script's job for one VNFC, sealed for the scripts worker (ciphertext only in history). */
-    async prepareCoordinateScript({ opOccId, vnfcId, isRollback, packageId, timeoutMs }: CoordScriptArgs): Promise<{ name: string; sealed: string }> {
+    async prepareCoordinateScript(a: CoordScriptArgs): Promise<{ name: string; sealed: string }> {
+      const { opOccId, vnfcId, isRollback, packageId, timeoutMs } = a;
+      const old = coordSide(a) === 'old';
       const op = await loadOpOcc(db, opOccId);
       const inst = await loadInstance(db, op.vnfInstanceId);
       const info = instantiatedInfoOf(inst);
@@ -33,8 +35,8 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
       if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
       const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
       const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
-      const param = (isRollback ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined;
-      const file = scriptPath(isRollback ? req.additionalParams['lcm-operation-coordinate-old-vnf'] : req.additionalParams['lcm-operation-coordinate-new-vnf'])!;
+      const param = (old ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined;
+      const file = scriptPath(old ? req.additionalParams['lcm-operation-coordinate-old-vnf'] : req.additionalParams['lcm-operation-coordinate-new-vnf'])!;
       const content = await packageFile(db, packageId, file);
       if (!content) throw ApplicationFailure.nonRetryable(`coordinate script ${file} is not in package ${packageId}`, 'InvalidInput');
       const flavour = (await loadVnfd(db, inst.vnfPkgId)).flavours[info.flavourId];

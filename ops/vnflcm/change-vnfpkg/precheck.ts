@@ -2,7 +2,8 @@
  * ChangeCurrentVnfPkg: the target package is the project's, enabled and not
  * the current one, it has the instance's flavour and every VDU named, each
  * coordination endpoint passes the outbound policy, and every coordinate script
- * named is a file of its package. The target is held IN_USE with the op occ.
+ * named is a file of its package; BlueGreen only for VDUs with a resource per VNFC.
+ * The target is held IN_USE with the op occ.
  */
 import type { Store } from '../../../common/db';
 import { hasPackageFile } from '../../../common/db/repos/package-files';
@@ -17,9 +18,6 @@ import type { ChangeCurrentVnfPkgRequest } from './request';
 
 export async function precheckChangeVnfpkg({ db, instance: inst, request: body }: PrecheckInput<ChangeCurrentVnfPkgRequest>): Promise<StartPlan> {
   const { info } = await instantiatedInfo(db, inst);
-  if (body.additionalParams.upgrade_type === 'BlueGreen') {
-    throw unprocessable('additionalParams.upgrade_type: BlueGreen is not supported yet on OpenStack; use RollingUpdate');
-  }
   const target = await packageForVnfd(db, { projectId: inst.projectId, all: false }, body.vnfdId);
   if (!target) throw unprocessable(`vnfdId: no onboarded VNF package of the instance's project has vnfdId ${body.vnfdId}`);
   if (target.operationalState !== 'ENABLED') throw conflict(`VNF package ${target.id} (vnfdId ${body.vnfdId}) is DISABLED`);
@@ -32,6 +30,10 @@ export async function precheckChangeVnfpkg({ db, instance: inst, request: body }
       const param = p[side];
       const problem = param && coordinationTargetProblem({ endpoint: param.endpoint ?? '', authentication: param.authentication });
       if (problem) throw badRequest(`additionalParams.vdu_params[${i}].${side}: ${problem}`);
+    }
+    // The new VNFCs of a BlueGreen update are resources beside the old ones; a group's members can't be told apart that way.
+    if (body.additionalParams.upgrade_type === 'BlueGreen' && info.vnfcResourceInfo.some((v) => v.vduId === p.vdu_id && v.metadata.groupStackId)) {
+      throw unprocessable(`additionalParams.vdu_params[${i}].vdu_id: VDU ${p.vdu_id} is an AutoScalingGroup; BlueGreen needs one resource per VNFC, use RollingUpdate`);
     }
   });
   await checkCoordinateScripts(db, body.additionalParams, { new: target.id, old: inst.vnfPkgId });

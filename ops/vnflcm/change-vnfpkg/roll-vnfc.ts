@@ -8,7 +8,7 @@
  */
 import { ApplicationFailure, CancellationScope, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { LcmActivities } from '../../../activities';
-import type { CoordMode, RollingTarget } from './activities';
+import type { CoordMode, CoordSide, RollingTarget } from './activities';
 import { acts, bookkeeping } from '../../../workflows/activities';
 import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflows/scripts';
 import { waitForStack } from '../../../workflows/stack';
@@ -51,10 +51,11 @@ export async function rollVnfc(i: RollVnfcInput): Promise<void> {
  * 503 -> the same POST after Retry-After; 202 -> GET the Location after
  * Retry-After until decided. CONTINUE goes on; ABORT/CANCELLED, the timeout
  * or an operator cancel stop it (a pending coordination is cancelled on the EM).
+ * `side` picks the script and vnfc_param when it is not the rollback's (BlueGreen's old VNFCs).
  */
-async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollback: boolean, mode: CoordMode, packageId: string): Promise<void> {
+export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollback: boolean, mode: CoordMode, packageId: string, side?: CoordSide): Promise<void> {
   if (mode.kind === 'none') return;
-  const args = { opOccId, vnfcId: t.vnfcId, isRollback };
+  const args = { opOccId, vnfcId: t.vnfcId, isRollback, ...(side ? { side } : {}) };
   if (mode.kind === 'script') {
     if (!patched(SCRIPTS_PATCH)) {
       await scriptActs.runCoordinateScript({ ...args, packageId, timeoutMs: mode.timeoutMs });

@@ -1,5 +1,5 @@
 /**
- * ChangeCurrentVnfPkg, rolling update (SOL003 v2, seed 004):
+ * ChangeCurrentVnfPkg, rolling update (SOL003 v2, seed 004; BlueGreen in blue-green.ts):
  *   change_current_package_start hook
  *   -> for each targeted VNFC, newest first (descending index across the VDUs),
  *      a child workflow (rollVnfc, grouped in rollingChunk children): update
@@ -18,6 +18,7 @@ import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../engine/saga';
 import { acts, db } from '../../../workflows/activities';
+import { blueGreenSteps } from './blue-green';
 import { hookStep } from '../../../workflows/hooks';
 import type { RollVnfcInput } from './roll-vnfc';
 import { CHUNK, rollingChunk } from './rolling-chunk';
@@ -28,7 +29,8 @@ export async function changeVnfpkg(input: LcmOpInput) {
   // and a plan that cannot be made (e.g. a coordinate script missing from the package) is FAILED_TEMP.
   return runOperation(input, async () => {
     const { hooks } = await db.describeOperation({ opOccId: input.opOccId });
-    return rollingSteps(input, hooks, await db.describeChangeVnfpkg({ opOccId: input.opOccId }));
+    const plan = await db.describeChangeVnfpkg({ opOccId: input.opOccId });
+    return plan.blueGreen ? blueGreenSteps(input, hooks, plan) : rollingSteps(input, hooks, plan);
   });
 }
 

@@ -9,7 +9,7 @@ import { baseHotFiles, hasPackageFile, packageFile } from '../../../common/db/re
 import { packageById } from '../../../common/db/repos/packages';
 import { badRequest, conflict } from '../../../common/http-error';
 import { parse } from '../../../common/validate';
-import { baseHotPortNames, buildStack, vduCountsForLevel } from '../../../infra/hot';
+import { baseHotPortNames, buildStack, layoutOf, vduCountsForLevel } from '../../../infra/hot';
 import { resolveHookSpec } from '../../../mgmt/specs';
 import type { Vnfd, VnfdFlavour } from '../../../vnfpkg/vnfd-model';
 import type { PrecheckInput, StartPlan } from '../../operation';
@@ -43,7 +43,7 @@ async function checkAgainstVnfd(db: Store, packageId: string, vnfd: Vnfd, body: 
   }));
   const files = await baseHotFiles(db, packageId);
   try {
-    buildStack(vnfd, flavour, files, body, vduCountsForLevel(flavour, body.instantiationLevelId));
+    buildStack(vnfd, flavour, files, body, layoutOf(vduCountsForLevel(flavour, body.instantiationLevelId)));
   } catch (e) {
     throw badRequest(`the request does not fit the VNFD: ${(e as Error).message}`);
   }

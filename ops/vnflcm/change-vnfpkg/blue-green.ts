@@ -1,0 +1,68 @@
+/**
+ * ChangeCurrentVnfPkg, BlueGreen (seed 004's second upgrade_type):
+ *   change_current_package_start hook
+ *   -> stack update: the new VNFCs, from the new package, beside the old ones
+ *      (indices above theirs: VDU1-0, VDU1-1 stay, VDU1-2, VDU1-3 appear)
+ *   -> coordinate each new VNFC (lcm-operation-coordinate-new-vnf / new_vnfc_param)
+ *   -> switch: the instance is the new package's
+ *   -> coordinate each old VNFC (lcm-operation-coordinate-old-vnf / old_vnfc_param)
+ *   -> stack update with the new package's template: the old VNFCs are removed
+ *   -> change_current_package_end hook.
+ * Rollback removes the new VNFCs and switches back; the old ones are not
+ * touched (same template, same values). Only a rollback after the removal
+ * (the end hook failed) has to create old VNFCs again.
+ */
+import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmOpInput } from '../../../engine/contracts';
+import type { Step } from '../../../engine/saga';
+import { mergeLayouts, type VnfcLayout } from '../../../infra/hot/layout';
+import { acts, bookkeeping, db } from '../../../workflows/activities';
+import { hookStep } from '../../../workflows/hooks';
+import { waitForStack } from '../../../workflows/stack';
+import type { ChangeVnfpkgPlan, CoordSide, RollingTarget } from './activities';
+import { coordinateVnfc } from './roll-vnfc';
+
+export function blueGreenSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPlan): Step[] {
+  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { oldPackageId, newPackageId } = plan;
+  const bg = plan.blueGreen!;
+  const both = mergeLayouts(bg.others, bg.old, bg.new);
+
+  /** The stack with exactly `layout`, the template from `templateFrom`, `bg.new` on the new package; then instantiatedVnfInfo. */
+  const apply = async (templateFrom: string, layout: VnfcLayout, newVnfcs: VnfcLayout) => {
+    await acts.applyPackageMix({ opOccId, templateFrom, oldPackageId, newPackageId, newFrom: 0, newTo: 0, layout, newVnfcs });
+    await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
+    await acts.recordVnfInfo({ opOccId, accumulate: true });
+  };
+  const coordinate = async (side: CoordSide, vnfcs: RollingTarget[]) => {
+    for (const [k, t] of vnfcs.entries()) {
+      await bookkeeping().recordStep({ opOccId, step: `coordinate ${side} VNFC ${t.heatResourceName} (${k + 1}/${vnfcs.length})` });
+      await coordinateVnfc(opOccId, t, false, bg.coordination[t.vduId][side], side === 'new' ? newPackageId : oldPackageId, side);
+    }
+  };
+  const abort = () => acts.abortStack({ vnfInstanceId });
+
+  return [
+    ...hookStep(opOccId, hooks, 'change_current_package_start'),
+    {
+      name: 'create the new VNFCs beside the old ones',
+      run: () => apply(oldPackageId, both, bg.new),
+      compensate: () => apply(oldPackageId, mergeLayouts(bg.others, bg.old), {}),
+      abort,
+    },
+    { name: 'coordinate the new VNFCs', interruptible: true, run: async () => coordinate('new', await db.vnfcsNamed({ opOccId, layout: bg.new })) },
+    {
+      name: 'switch to the new package',
+      run: () => acts.switchInstancePackage({ opOccId, packageId: newPackageId }),
+      compensate: () => acts.switchInstancePackage({ opOccId, packageId: oldPackageId }),
+    },
+    { name: 'coordinate the old VNFCs', interruptible: true, run: () => coordinate('old', plan.targets) },
+    {
+      name: 'remove the old VNFCs',
+      run: () => apply(newPackageId, mergeLayouts(bg.others, bg.new), bg.new),
+      compensate: () => apply(oldPackageId, both, bg.new),
+      abort,
+    },
+    ...hookStep(opOccId, hooks, 'change_current_package_end'),
+  ];
+}
