@@ -89,12 +89,18 @@ test('openstack vnf package and vnflcm: onboard, instantiate, terminate, delete'
   expect((await openstack(['vnflcm', 'list'])).map((i: any) => i.ID)).not.toContain(inst.ID);
 });
 
-test('openstack vnflcm update: name, description and metadata on v1, vnfdId on v2 (MODIFY_INFO op occs)', async () => {
+/** The two-VDU sample and its v2 (another vnfdId and image), onboarded in the user's project. */
+async function twoPackages() {
   const sample = path.resolve(__dirname, '../samples/two_vdu_vnf');
   const a = sampleVariant(sample);
   const b = sampleVariant(sample, { editYaml: (_p, t) => twoVduVnfV2(t) });
   await onboard(a.zip, await user.headers());
   await onboard(b.zip, await user.headers());
+  return { a, b };
+}
+
+test('openstack vnflcm update: name, description and metadata on v1, vnfdId on v2 (MODIFY_INFO op occs)', async () => {
+  const { a, b } = await twoPackages();
   const inst = await openstack(['vnflcm', 'create', a.vnfdId, '--name', 'cli-update']);
   fs.writeFileSync(path.join(dir, 'update.json'), JSON.stringify({ vnfInstanceName: 'cli-renamed', vnfInstanceDescription: 'by the stock client', metadata: { owner: 'cli' } }));
   expect(await openstack(['vnflcm', 'update', inst.ID, '--I', path.join(dir, 'update.json')], false)).toContain(`Update vnf:${inst.ID}`);
@@ -135,11 +141,7 @@ test('openstack vnflcm change-ext-conn moves a CP to the private network', async
 });
 
 test('openstack vnflcm change-vnfpkg with upgrade_type BlueGreen: the new VNFCs replace the old ones', async () => {
-  const sample = path.resolve(__dirname, '../samples/two_vdu_vnf');
-  const a = sampleVariant(sample);
-  const b = sampleVariant(sample, { editYaml: (_p, t) => twoVduVnfV2(t) });
-  await onboard(a.zip, await user.headers());
-  await onboard(b.zip, await user.headers());
+  const { a, b } = await twoPackages();
   const inst = await openstack(['vnflcm', 'create', a.vnfdId]);
   const started = await call('POST', `/vnflcm/v1/vnf_instances/${inst.ID}/instantiate`, {
     flavourId: 'simple', extVirtualLinks: [{ id: 'net0', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
