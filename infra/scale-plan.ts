@@ -7,7 +7,7 @@
  * executes it.
  */
 import type { VnfdFlavour } from '../vnfpkg/vnfd-model';
-import { vduCountsForScaleLevels } from './hot';
+import { vduCountsForScaleLevels, vnfcIndex } from './hot';
 import type { InstantiatedVnfInfo } from './vnf-info';
 
 export interface ScaleRequest { type: 'SCALE_OUT' | 'SCALE_IN'; aspectId: string; numberOfSteps?: number }
@@ -57,7 +57,7 @@ export function planScale(flavour: VnfdFlavour, info: InstantiatedVnfInfo, req: 
  */
 export function removalOrder(info: InstantiatedVnfInfo, vduId: string): string[] {
   const vnfcs = info.vnfcResourceInfo.filter((v) => v.vduId === vduId);
-  const index = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? -1);
+  const index = (name: string) => vnfcIndex(name, vduId) ?? -1;
   const byAge = (a: typeof vnfcs[number], b: typeof vnfcs[number]) =>
     String(a.metadata.memberCreatedAt).localeCompare(String(b.metadata.memberCreatedAt))
     || a.metadata.heatResourceName.localeCompare(b.metadata.heatResourceName);

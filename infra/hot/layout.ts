@@ -55,13 +55,8 @@ export function resizeLayout(current: VnfcLayout, counts: Record<string, number>
 
 /** `extra` new indices per VDU above every current one: where a BlueGreen update creates its new VNFCs. */
 export function besideLayout(current: VnfcLayout, extra: Record<string, number>): VnfcLayout {
-  const out: VnfcLayout = {};
-  for (const [vduId, n] of Object.entries(extra)) {
-    const have = current[vduId] ?? [];
-    const from = have.length ? Math.max(...have) + 1 : 0;
-    out[vduId] = Array.from({ length: n }, (_, i) => from + i);
-  }
-  return out;
+  const grown = resizeLayout(current, Object.fromEntries(Object.entries(extra).map(([v, n]) => [v, (current[v]?.length ?? 0) + n])));
+  return Object.fromEntries(Object.entries(grown).map(([v, idx]) => [v, idx.slice(current[v]?.length ?? 0)]));
 }
 
 /** Per VDU, the union of the layouts' indices, ascending. */

@@ -4,6 +4,7 @@
  * named after that VDU's CPs / storages in the same (nested) stack.
  */
 import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import { vnfcIndex } from '../hot/layout';
 import { vduCpIds } from '../hot/nfv-param';
 import type { HeatResource } from './heat-resource';
 
@@ -43,11 +44,6 @@ function memberOf(resources: HeatResource[], name: string, stackId: string): Hea
   return resources.find((r) => r.resource_name === name && r.physical_resource_id === nestedId);
 }
 
-function indexIn(name: string, vduId: string): number | undefined {
-  const m = name.startsWith(`${vduId}-`) ? /^(\d+)$/.exec(name.slice(vduId.length + 1)) : null;
-  return m ? Number(m[1]) : undefined;
-}
-
 /** VNFCs ordered by VDU (VNFD order), then index, then name. Resources not yet created (no physical id) are skipped. */
 export function findVnfcs(flavour: VnfdFlavour, resources: HeatResource[]): FoundVnfc[] {
   const existing = resources.filter((r) => r.physical_resource_id);
@@ -64,7 +60,7 @@ export function findVnfcs(flavour: VnfdFlavour, resources: HeatResource[]): Foun
       }));
     const heatResourceName = server.parent_resource ?? server.resource_name;
     const stackId = stackIdOf(server, resources);
-    const index = indexIn(heatResourceName, vduId);
+    const index = vnfcIndex(heatResourceName, vduId);
     found.push({
       vduId,
       server,

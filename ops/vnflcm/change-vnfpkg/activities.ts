@@ -14,7 +14,7 @@ import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
 import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
-import { besideLayout, currentLayout, type VnfcLayout } from '../../../infra/hot';
+import { besideLayout, currentLayout, vnfcIndex, type VnfcLayout } from '../../../infra/hot';
 import { indexedName, vnfcTargets } from '../../../infra/hot/nfv-param';
 import { StackDriver } from '../../../infra/stack-driver';
 import { stackNameFor } from '../../../infra/vim';
@@ -55,13 +55,13 @@ export const COORDINATION_ACTION = 'prv.tacker_organization.coordination_test';
 const DEFAULT_COORD_TIMEOUT_S = 300;
 const BUILTIN = 'coordination';
 
-const indexOf = (name: string) => Number(/-(\d+)$/.exec(name)?.[1] ?? 0);
+const indexOf = (t: RollingTarget) => vnfcIndex(t.heatResourceName, t.vduId) ?? 0;
 
 /** The VNFCs of the targeted VDUs, newest first (descending index across the VDUs, then vdu_params order). */
 export function rollingTargets(info: InstantiatedVnfInfo, vduOrder: string[]): RollingTarget[] {
   return info.vnfcResourceInfo.filter((v) => vduOrder.includes(v.vduId))
     .map((v) => ({ vnfcId: v.id, vduId: v.vduId, heatResourceName: v.metadata.heatResourceName }))
-    .sort((a, b) => indexOf(b.heatResourceName) - indexOf(a.heatResourceName) || vduOrder.indexOf(a.vduId) - vduOrder.indexOf(b.vduId));
+    .sort((a, b) => indexOf(b) - indexOf(a) || vduOrder.indexOf(a.vduId) - vduOrder.indexOf(b.vduId));
 }
 export { scriptPath };
 
@@ -171,9 +171,9 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const { inst, flavour } = await flavourOf(db, box, op);
       const info = instantiatedInfoOf(inst);
       const newOn = a.newVnfcs
-        ? Object.entries(a.newVnfcs).flatMap(([vduId, idx]) => idx.map((i) => indexedName(vduId, i)))
+        ? Object.entries(a.newVnfcs).flatMap(([vduId, idx]) => idx.map((index) => ({ vduId, index })))
         : rollingTargets(info, (await request(a.opOccId)).additionalParams.vdu_params.map((p) => p.vdu_id))
-          .slice(a.newFrom, a.newTo).map((t) => t.heatResourceName);
+          .slice(a.newFrom, a.newTo).map((t) => ({ vduId: t.vduId, index: indexOf(t) }));
       // The new package is read only when this update puts something on it: a rollback that has
       // already moved every VNFC back does not depend on it.
       const oldSpec = await stackSpecFor(deps, a.opOccId, { layout: a.layout, packageId: a.oldPackageId });
@@ -181,10 +181,9 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const spec = a.templateFrom === a.newPackageId ? newSpec : oldSpec;
       const nfv = structuredClone(oldSpec.parameters.nfv) as { VDU: Record<string, unknown>; CP: Record<string, unknown> };
       const newNfv = newSpec.parameters.nfv as typeof nfv;
-      for (const name of newOn) {
-        const vduId = name.replace(/-\d+$/, '');
+      for (const { vduId, index } of newOn) {
         if (!flavour.vdus[vduId]) continue;
-        for (const t of vnfcTargets(flavour, vduId, indexOf(name))) {
+        for (const t of vnfcTargets(flavour, vduId, index)) {
           const section = t.kind === 'cp' ? 'CP' : 'VDU';
           if (newNfv[section]?.[t.key] !== undefined) nfv[section][t.key] = newNfv[section][t.key];
         }
