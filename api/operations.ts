@@ -70,7 +70,7 @@ export async function startOperation(ctx: ApiContext, s: StartOperation): Promis
 }
 
 async function startWorkflow(ctx: ApiContext, op: OpOccRow): Promise<void> {
-  const input: LcmOpInput = { opOccId: op.id, vnfInstanceId: op.vnfInstanceId, operation: op.operation as LcmOperation, heatPollMs: ctx.cfg.heatPollMs };
+  const input: LcmOpInput = { opOccId: op.id, vnfInstanceId: op.vnfInstanceId, operation: op.operation as LcmOperation, heatPollMs: ctx.cfg.heatPollMs, heatPollMaxMs: ctx.cfg.heatPollMaxMs };
   const inst = await instanceById(ctx.db, op.vnfInstanceId);
   const described = describeOperation(op, inst);
   try {

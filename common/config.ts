@@ -100,6 +100,8 @@ export interface Config {
   };
   /** Poll interval while waiting for Heat (a workflow timer). */
   heatPollMs: number;
+  /** The longest interval between two Heat polls: the interval grows x1.5 per poll up to it. */
+  heatPollMaxMs: number;
   logLevel: string;
   /** SSH port of VNFCs for Mgmt Drivers. */
   mgmtSshPort: number;
@@ -127,6 +129,8 @@ export interface Config {
     healthIntervalS: number;
     /** kube-controller-manager's --node-monitor-grace-period on new clusters (unset: Kubernetes' 40 s). */
     nodeMonitorGracePeriod?: string;
+    /** The longest wait between two checks of a node or API the engine waits for (they double from 1 s up to it). */
+    pollMaxMs: number;
   };
   /** Magnum's API (seed 003). */
   magnum: {
@@ -250,6 +254,7 @@ export function loadConfig(): Config {
       policyFile: process.env.POLICY_FILE || undefined,
     },
     heatPollMs: intFromEnv('HEAT_POLL_MS', 1000),
+    heatPollMaxMs: intFromEnv('HEAT_POLL_MAX_MS', 15_000),
     logLevel: process.env.LOG_LEVEL || 'info',
     mgmtSshPort: intFromEnv('MGMT_SSH_PORT', 22),
     sshConnectDeadlineMs: intFromEnv('SSH_CONNECT_DEADLINE_S', 300) * 1000,
@@ -263,6 +268,7 @@ export function loadConfig(): Config {
     cluster: {
       healthIntervalS: intFromEnv('CLUSTER_HEALTH_INTERVAL_S', 60),
       nodeMonitorGracePeriod: process.env.CLUSTER_NODE_MONITOR_GRACE_PERIOD || undefined,
+      pollMaxMs: intFromEnv('CLUSTER_POLL_MAX_MS', 10_000),
     },
     magnum: {
       maxClustersPerProject: intFromEnv('MAGNUM_MAX_CLUSTERS_PER_PROJECT', 20),

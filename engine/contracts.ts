@@ -24,7 +24,13 @@ export interface LcmOpInput {
   operation: LcmOperation;
   /** Interval of the first Heat status poll; later polls back off. */
   heatPollMs: number;
+  /** The longest interval between two Heat status polls (HEAT_POLL_MAX_MS); absent in operations started before it was a setting. */
+  heatPollMaxMs?: number;
 }
+
+/** How a workflow polls Heat: heatPollMs first, x1.5 per poll up to heatPollMaxMs (15 s when not given). */
+export type HeatPolling = Pick<LcmOpInput, 'heatPollMs' | 'heatPollMaxMs'>;
+export const HEAT_POLL_MAX_MS_DEFAULT = 15_000;
 
 export interface OnboardInput { packageId: string }
 

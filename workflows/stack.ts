@@ -4,9 +4,8 @@
  * sleep inside an activity.
  */
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
+import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../engine/contracts';
 import { acts } from './activities';
-
-const MAX_POLL_MS = 15_000;
 
 export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -19,8 +18,8 @@ const ENGINE_WENT_DOWN = /Engine went down/i;
 const MAX_REDRIVES = 3;
 
 /** Polls the instance's stack until <action>_COMPLETE; *_FAILED fails the step with Heat's reason. */
-export async function waitForStack(vnfInstanceId: string, action: StackAction, pollMs: number): Promise<void> {
-  let interval = pollMs;
+export async function waitForStack(vnfInstanceId: string, action: StackAction, poll: HeatPolling): Promise<void> {
+  let interval = poll.heatPollMs;
   let expected: StackAction = action;
   let redrives = 0;
   for (;;) {
@@ -35,13 +34,13 @@ export async function waitForStack(vnfInstanceId: string, action: StackAction, p
         redrives++;
         // An interrupted create or update is finished by an update of the stack to its own template.
         expected = await acts.redriveStack({ vnfInstanceId });
-        interval = pollMs;
+        interval = poll.heatPollMs;
         continue;
       }
       throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
     }
     await sleep(interval);
-    interval = Math.min(Math.ceil(interval * 1.5), MAX_POLL_MS);
+    interval = Math.min(Math.ceil(interval * 1.5), poll.heatPollMaxMs ?? HEAT_POLL_MAX_MS_DEFAULT);
   }
 }
 
@@ -50,7 +49,7 @@ export async function waitForStack(vnfInstanceId: string, action: StackAction, p
  * left by an earlier attempt is deleted and created again (so retry works);
  * a stack this call created and that then failed fails the step.
  */
-export async function createStack(opOccId: string, vnfInstanceId: string, pollMs: number): Promise<void> {
+export async function createStack(opOccId: string, vnfInstanceId: string, poll: HeatPolling): Promise<void> {
   let createdHere = false;
   for (;;) {
     const s = await acts.stackStatus({ vnfInstanceId });
@@ -58,14 +57,14 @@ export async function createStack(opOccId: string, vnfInstanceId: string, pollMs
       await acts.createStack({ opOccId });
       createdHere = true;
     } else if (s.status.endsWith('_FAILED') && !createdHere) {
-      await deleteStack(vnfInstanceId, pollMs);
+      await deleteStack(vnfInstanceId, poll);
       continue;
     }
-    await waitForStack(vnfInstanceId, 'CREATE', pollMs);
+    await waitForStack(vnfInstanceId, 'CREATE', poll);
     return;
   }
 }
 
-export async function deleteStack(vnfInstanceId: string, pollMs: number): Promise<void> {
-  if (await acts.deleteStack({ vnfInstanceId })) await waitForStack(vnfInstanceId, 'DELETE', pollMs);
+export async function deleteStack(vnfInstanceId: string, poll: HeatPolling): Promise<void> {
+  if (await acts.deleteStack({ vnfInstanceId })) await waitForStack(vnfInstanceId, 'DELETE', poll);
 }

@@ -39,7 +39,7 @@ export async function startMagnumOperation(ctx: ApiContext, clusterId: string, b
 /** Starts the workflow the row names (idempotent: its id is the operation id). */
 export async function startMagnumWorkflow(ctx: ApiContext, row: MagnumClusterRow): Promise<void> {
   const op = MAGNUM_CLUSTER_OPERATIONS[row.operation];
-  const input: MagnumOpInput = { clusterId: row.id, operationId: row.operationId, heatPollMs: ctx.cfg.heatPollMs, rollback: row.opParams.rollback === true };
+  const input: MagnumOpInput = { clusterId: row.id, operationId: row.operationId, heatPollMs: ctx.cfg.heatPollMs, heatPollMaxMs: ctx.cfg.heatPollMaxMs, rollback: row.opParams.rollback === true };
   const summary = op.summary({ clusterId: row.id, clusterName: row.name, params: row.opParams }).replace(/\s+/g, ' ').slice(0, 200);
   try {
     await ctx.temporal.workflow.start(op.workflowType, {

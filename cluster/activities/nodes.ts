@@ -16,7 +16,7 @@ import { configureRegistries, installContainerRuntime, installKubernetesPackages
 import type { NodeStep } from '../model';
 import { bootstrapTokenSecret, caCertHash, newBootstrapToken, type ClusterPki } from '../pki';
 import { openCluster, type ClusterAccess } from './access';
-import type { NodeStepInput, RemovalStep } from './types';
+import type { NodeStepInput, RemovalStep, WaitCheck } from './types';
 
 const label = (n: ClusterNodeRow) => `${n.role} ${n.name} (${n.address})`;
 
@@ -64,7 +64,7 @@ async function apiAnswers(c: ClusterAccess): Promise<boolean> {
 
 export function nodeActivities(deps: ActivityDeps) {
   const { db } = deps;
-  return {
+  const activities = {
     async runNodeStep({ clusterId, serverId, step }: NodeStepInput): Promise<'done' | 'already'> {
       const c = await openCluster(deps, clusterId);
       const node = c.node(serverId);
@@ -93,7 +93,7 @@ export function nodeActivities(deps: ActivityDeps) {
     },
 
     /** The API's /healthz with the engine's admin certificate. */
-    async apiHealth({ clusterId, generation }: { clusterId: string; generation?: number }): Promise<{ ok: boolean; detail?: string }> {
+    async apiHealth({ clusterId, generation }: { clusterId: string; generation?: number }): Promise<WaitCheck> {
       const c = await openCluster(deps, clusterId, generation);
       try {
         const h = await c.kube().healthz();
@@ -163,5 +163,13 @@ export function nodeActivities(deps: ActivityDeps) {
       await onNode(c, node, 'kubeadm reset on', (s) => kubeadmReset(s));
       await setNodeJoinState(db, clusterId, serverId, { joinState: 'installing', doneSteps: node.doneSteps.filter((x) => x !== 'kubeadm join') });
     },
+  };
+  // The checks a workflow polls on timers tell it how long it may wait before the next one (waitUntil).
+  const polled = <A>(check: (a: A) => Promise<WaitCheck>) => async (a: A): Promise<WaitCheck> => ({ ...(await check(a)), pollMaxMs: deps.cfg.cluster.pollMaxMs });
+  return {
+    ...activities,
+    apiHealth: polled(activities.apiHealth),
+    nodeReady: polled(activities.nodeReady),
+    removeNodeStep: polled(activities.removeNodeStep),
   };
 }

@@ -20,4 +20,12 @@ export interface ClusterNodes { clusterId: string; nodes: NodeRef[] }
 /** A Tacker hook run as a child workflow: the op occ it belongs to and the VNFCs it is about. */
 export interface ClusterHookInput { opOccId: string; hook: LcmHook; vnfcIds?: string[] }
 
+/** One check of something a workflow waits for on timers (a node Ready, the API healthy, a step of a node's removal). */
+export interface WaitCheck {
+  ok: boolean;
+  detail?: string;
+  /** The longest the workflow waits before it checks again (CLUSTER_POLL_MAX_MS); absent in histories from before the setting. */
+  pollMaxMs?: number;
+}
+
 export interface NodeStepInput { clusterId: string; serverId: string; step: NodeStep }

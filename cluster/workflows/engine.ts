@@ -10,7 +10,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ApplicationFailure, ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import { clusterHealth, healthWorkflowId } from './health';
 import type { ClusterActivities } from '../activities';
-import type { NodeRef } from '../activities/types';
+import type { NodeRef, WaitCheck } from '../activities/types';
 import { REMOVAL_STEPS } from '../model';
 
 /** SSH and kubeadm steps: long, heartbeating; a command that failed is not retried (the failure says why). */
@@ -31,8 +31,11 @@ export const INSTALL_STEPS = ['prepare', 'container runtime', 'private registrie
 /** "worker wn-1 (127.20.0.7)", as failures and progress name a node. */
 export const nodeLabel = (n: NodeRef) => `${n.role} ${n.name} (${n.address})`;
 
-/** Polls `check` on timers (1 s, doubling to 10 s) until it holds; fails naming `what` after `timeoutS`. */
-export async function waitUntil(what: string, timeoutS: number, check: () => Promise<{ ok: boolean; detail?: string }>): Promise<void> {
+/**
+ * Polls `check` on timers (1 s, doubling up to the check's pollMaxMs, CLUSTER_POLL_MAX_MS; 10 s when it does
+ * not say) until it holds; fails naming `what` after `timeoutS`.
+ */
+export async function waitUntil(what: string, timeoutS: number, check: () => Promise<WaitCheck>): Promise<void> {
   const deadline = Date.now() + timeoutS * 1000;
   let delay = 1000;
   let last: string | undefined;
@@ -44,7 +47,7 @@ export async function waitUntil(what: string, timeoutS: number, check: () => Pro
       throw ApplicationFailure.nonRetryable(`${what} not reached within ${timeoutS} s${last ? ` (last: ${last})` : ''}`, 'NodeStepFailed');
     }
     await sleep(delay);
-    delay = Math.min(delay * 2, 10_000);
+    delay = Math.min(delay * 2, r.pollMaxMs ?? 10_000);
   }
 }
 

@@ -15,7 +15,7 @@ import type { MagnumOpInput } from '../shared/contracts';
 import { createClusterStack, installOnNodes, magnum, withDeadline } from '../shared/steps';
 
 export async function magnumClusterCreate(input: MagnumOpInput): Promise<string> {
-  const { clusterId, heatPollMs } = input;
+  const { clusterId } = input;
   return runClusterOperation(clusterId, 'CREATE', false, async (): Promise<Step[]> => {
     const { createTimeoutMin } = await magnum.describeMagnumOperation({ clusterId });
     const deadline = workflowInfo().startTime.getTime() + createTimeoutMin * 60_000;
@@ -23,7 +23,7 @@ export async function magnumClusterCreate(input: MagnumOpInput): Promise<string>
     const bounded = (what: string, fn: () => Promise<unknown>) => () => withDeadline(deadline, what, timedOut, fn).then(() => undefined);
     return [
       { name: 'make the cluster PKI and SSH key pair', run: bounded('making the cluster PKI', () => magnum.prepareMagnumCluster({ clusterId })) },
-      { name: 'create the stack', run: bounded('the stack create', () => createClusterStack(clusterId, heatPollMs)) },
+      { name: 'create the stack', run: bounded('the stack create', () => createClusterStack(clusterId, input)) },
       { name: 'install Kubernetes', run: bounded('the Kubernetes install', () => installOnNodes(clusterId)) },
     ];
   });

@@ -9,9 +9,10 @@ import { runClusterOperation } from '../../../engine/magnum-status';
 import type { MagnumOpInput } from '../shared/contracts';
 import { deleteClusterStack, magnum } from '../shared/steps';
 
-export async function magnumClusterDelete({ clusterId, heatPollMs }: MagnumOpInput): Promise<string> {
+export async function magnumClusterDelete(input: MagnumOpInput): Promise<string> {
+  const { clusterId } = input;
   return runClusterOperation(clusterId, 'DELETE', false, async () => {
     const { deleteRetryPauseMs } = await magnum.describeMagnumOperation({ clusterId });
-    return [{ name: 'delete the stack', irreversible: true, run: () => deleteClusterStack(clusterId, heatPollMs, deleteRetryPauseMs) }];
+    return [{ name: 'delete the stack', irreversible: true, run: () => deleteClusterStack(clusterId, input, deleteRetryPauseMs) }];
   });
 }

@@ -3,6 +3,6 @@ import { runClusterOperation } from '../../../engine/magnum-status';
 import type { MagnumOpInput } from '../shared/contracts';
 import { resizeSteps } from '../shared/resize-steps';
 
-export async function magnumClusterResize({ clusterId, heatPollMs, rollback }: MagnumOpInput): Promise<string> {
-  return runClusterOperation(clusterId, 'UPDATE', rollback, () => resizeSteps(clusterId, heatPollMs));
+export async function magnumClusterResize(input: MagnumOpInput): Promise<string> {
+  return runClusterOperation(input.clusterId, 'UPDATE', input.rollback, () => resizeSteps(input.clusterId, input));
 }

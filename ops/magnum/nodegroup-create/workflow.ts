@@ -7,9 +7,10 @@ import { runClusterOperation } from '../../../engine/magnum-status';
 import type { MagnumOpInput } from '../shared/contracts';
 import { convergeClusterStack, joinNewNodes } from '../shared/steps';
 
-export async function magnumNodegroupCreate({ clusterId, heatPollMs }: MagnumOpInput): Promise<string> {
+export async function magnumNodegroupCreate(input: MagnumOpInput): Promise<string> {
+  const { clusterId } = input;
   return runClusterOperation(clusterId, 'UPDATE', false, [
-    { name: 'add the nodegroup\'s servers to the stack', run: () => convergeClusterStack(clusterId, heatPollMs) },
+    { name: 'add the nodegroup\'s servers to the stack', run: () => convergeClusterStack(clusterId, input) },
     { name: 'join the nodegroup\'s nodes', run: () => joinNewNodes(clusterId) },
   ]);
 }

@@ -9,7 +9,8 @@ import { removeWorkers } from '../../../cluster/workflows/engine';
 import type { MagnumOpInput } from '../shared/contracts';
 import { convergeClusterStack, magnum } from '../shared/steps';
 
-export async function magnumNodegroupDelete({ clusterId, heatPollMs }: MagnumOpInput): Promise<string> {
+export async function magnumNodegroupDelete(input: MagnumOpInput): Promise<string> {
+  const { clusterId } = input;
   return runClusterOperation(clusterId, 'UPDATE', false, async (): Promise<Step[]> => {
     const plan = await magnum.planResize({ clusterId });
     return [
@@ -18,7 +19,7 @@ export async function magnumNodegroupDelete({ clusterId, heatPollMs }: MagnumOpI
         name: `remove the servers of ${plan.nodegroup} from the stack`,
         run: async () => {
           await magnum.setNodegroupMembers({ nodegroupId: plan.nodegroupId, members: [] });
-          await convergeClusterStack(clusterId, heatPollMs);
+          await convergeClusterStack(clusterId, input);
         },
       },
     ];

@@ -7,6 +7,8 @@ export interface MagnumOpInput {
   operationId: string;
   /** First interval between Heat status polls. */
   heatPollMs: number;
+  /** The longest interval between two Heat status polls (HEAT_POLL_MAX_MS; absent: 15 s). */
+  heatPollMaxMs?: number;
   /** Magnum's ?rollback=True: a failure undoes what the operation did (ROLLBACK_*). */
   rollback: boolean;
 }

@@ -5,11 +5,12 @@
  * servers installed and joined. With ?rollback=True a failure puts the old
  * members back (the stack converged to them, any server it recreates joined).
  */
+import type { HeatPolling } from '../../../engine/contracts';
 import type { Step } from '../../../engine/saga';
 import { removeWorkers } from '../../../cluster/workflows/engine';
 import { convergeClusterStack, joinNewNodes, magnum } from './steps';
 
-export async function resizeSteps(clusterId: string, pollMs: number): Promise<Step[]> {
+export async function resizeSteps(clusterId: string, poll: HeatPolling): Promise<Step[]> {
   const plan = await magnum.planResize({ clusterId });
   const steps: Step[] = [];
   if (plan.removed.length) {
@@ -22,11 +23,11 @@ export async function resizeSteps(clusterId: string, pollMs: number): Promise<St
     name: `resize ${plan.nodegroup} to ${plan.members.length} node(s) in the stack`,
     run: async () => {
       await magnum.setNodegroupMembers({ nodegroupId: plan.nodegroupId, members: plan.members });
-      await convergeClusterStack(clusterId, pollMs);
+      await convergeClusterStack(clusterId, poll);
     },
     compensate: async () => {
       await magnum.setNodegroupMembers({ nodegroupId: plan.nodegroupId, members: plan.before });
-      await convergeClusterStack(clusterId, pollMs);
+      await convergeClusterStack(clusterId, poll);
       await joinNewNodes(clusterId);
     },
   });

@@ -6,6 +6,7 @@
  */
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { NodeRef } from '../../../cluster/activities/types';
+import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../../../engine/contracts';
 import { addWorkers, installCluster } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
@@ -15,14 +16,13 @@ export const magnum = proxyActivities<MagnumActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 10, nonRetryableErrorTypes: ['OutboundRefused', 'InvalidInput', 'StackFailed', 'NodeStepFailed', 'VimRejected'] },
 });
 
-const MAX_POLL_MS = 15_000;
 const ENGINE_WENT_DOWN = /Engine went down/i;
 
 export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
 
 /** Polls the cluster's stack until <action>_COMPLETE; *_FAILED fails with Heat's reason (an engine restart is driven on). */
-export async function waitStack(clusterId: string, action: StackAction, pollMs: number): Promise<void> {
-  let interval = pollMs;
+export async function waitStack(clusterId: string, action: StackAction, poll: HeatPolling): Promise<void> {
+  let interval = poll.heatPollMs;
   let expected = action;
   let redrives = 0;
   for (;;) {
@@ -36,26 +36,26 @@ export async function waitStack(clusterId: string, action: StackAction, pollMs: 
       if (ENGINE_WENT_DOWN.test(s.reason ?? '') && redrives < 3) {
         redrives++;
         expected = await magnum.redriveMagnumStack({ clusterId });
-        interval = pollMs;
+        interval = poll.heatPollMs;
         continue;
       }
       throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
     }
     await sleep(interval);
-    interval = Math.min(Math.ceil(interval * 1.5), MAX_POLL_MS);
+    interval = Math.min(Math.ceil(interval * 1.5), poll.heatPollMaxMs ?? HEAT_POLL_MAX_MS_DEFAULT);
   }
 }
 
 /** The stack made (once) and CREATE_COMPLETE. */
-export async function createClusterStack(clusterId: string, pollMs: number): Promise<void> {
+export async function createClusterStack(clusterId: string, poll: HeatPolling): Promise<void> {
   await magnum.createMagnumStack({ clusterId });
-  await waitStack(clusterId, 'CREATE', pollMs);
+  await waitStack(clusterId, 'CREATE', poll);
 }
 
 /** The stack converged to the store's members (PUT of the generated template), and the cluster's nodes to the stack's servers. */
-export async function convergeClusterStack(clusterId: string, pollMs: number): Promise<void> {
+export async function convergeClusterStack(clusterId: string, poll: HeatPolling): Promise<void> {
   await magnum.updateMagnumStack({ clusterId });
-  await waitStack(clusterId, 'UPDATE', pollMs);
+  await waitStack(clusterId, 'UPDATE', poll);
   // servers the update removed are no longer nodes (a CA rotation or health check must not look for them)
   await magnum.syncMagnumNodes({ clusterId });
 }
@@ -66,12 +66,12 @@ export async function convergeClusterStack(clusterId: string, pollMs: number): P
  * 1, 2, 4 min); after that the step fails naming the resources that would
  * not go, and a new delete starts over.
  */
-export async function deleteClusterStack(clusterId: string, pollMs: number, firstPauseMs: number): Promise<void> {
+export async function deleteClusterStack(clusterId: string, poll: HeatPolling, firstPauseMs: number): Promise<void> {
   const pauses = [1, 2, 4, 8].map((k) => k * firstPauseMs);
   for (let attempt = 0; ; attempt++) {
     if (!(await magnum.deleteMagnumStack({ clusterId }))) return;
     try {
-      await waitStack(clusterId, 'DELETE', pollMs);
+      await waitStack(clusterId, 'DELETE', poll);
       return;
     } catch (e) {
       if (attempt >= pauses.length) {

@@ -20,10 +20,10 @@ import { hookStep } from '../../../workflows/hooks';
 import { waitForStack } from '../../../workflows/stack';
 
 export async function changeExtConn(input: LcmOpInput) {
-  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { opOccId, vnfInstanceId } = input;
   const connect = async (connectivity: 'current' | 'requested') => {
     await acts.updateStack({ opOccId, connectivity });
-    await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
+    await waitForStack(vnfInstanceId, 'UPDATE', input);
     if (connectivity === 'current') await acts.restoreExtCpAddresses({ opOccId });
     await acts.recordVnfInfo({ opOccId, connectivity });
   };

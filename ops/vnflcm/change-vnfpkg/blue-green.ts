@@ -23,7 +23,7 @@ import type { ChangeVnfpkgPlan, CoordSide, RollingTarget } from './activities';
 import { coordinateVnfc } from './roll-vnfc';
 
 export function blueGreenSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPlan): Step[] {
-  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { opOccId, vnfInstanceId } = input;
   const { oldPackageId, newPackageId } = plan;
   const bg = plan.blueGreen!;
   const both = mergeLayouts(bg.others, bg.old, bg.new);
@@ -31,7 +31,7 @@ export function blueGreenSteps(input: LcmOpInput, hooks: LcmHook[], plan: Change
   /** The stack with exactly `layout`, the template from `templateFrom`, `bg.new` on the new package; then instantiatedVnfInfo. */
   const apply = async (templateFrom: string, layout: VnfcLayout, newVnfcs: VnfcLayout) => {
     await acts.applyPackageMix({ opOccId, templateFrom, oldPackageId, newPackageId, newFrom: 0, newTo: 0, layout, newVnfcs });
-    await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
+    await waitForStack(vnfInstanceId, 'UPDATE', input);
     await acts.recordVnfInfo({ opOccId, accumulate: true });
   };
   const coordinate = async (side: CoordSide, vnfcs: RollingTarget[]) => {

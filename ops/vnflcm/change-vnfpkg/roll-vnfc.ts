@@ -20,6 +20,7 @@ export interface RollVnfcInput {
   opOccId: string;
   vnfInstanceId: string;
   heatPollMs: number;
+  heatPollMaxMs?: number;
   oldPackageId: string;
   newPackageId: string;
   /** Rolling targets on the new package after this update: [newFrom, newTo). */
@@ -40,7 +41,7 @@ export async function rollVnfc(i: RollVnfcInput): Promise<void> {
   await acts.applyPackageMix({
     opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo, rebuilt: target.vnfcId,
   });
-  await waitForStack(vnfInstanceId, 'UPDATE', i.heatPollMs);
+  await waitForStack(vnfInstanceId, 'UPDATE', i);
   await bookkeeping().recordStep({ opOccId, step: `coordinate ${label}${i.isRollback ? ' (rollback)' : ''}` });
   await coordinateVnfc(opOccId, target, i.isRollback, i.coordination, i.isRollback ? i.oldPackageId : i.newPackageId);
   await bookkeeping().recordStep({ opOccId, step: `${i.isRollback ? 'rolled back' : 'done'}: ${label}`, rolling: i.isRollback ? { rolledBack: index + 1 } : { coordinated: index + 1 } });

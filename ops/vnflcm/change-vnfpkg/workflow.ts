@@ -35,7 +35,7 @@ export async function changeVnfpkg(input: LcmOpInput) {
 }
 
 function rollingSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPlan): Step[] {
-  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { opOccId, vnfInstanceId, heatPollMs, heatPollMaxMs } = input;
   const n = plan.targets.length;
   let progress = { moved: 0, coordinated: 0, rolledBack: 0 };
   let runs = 0; // unique chunk ids across retries
@@ -43,7 +43,7 @@ function rollingSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPla
   const vnfc = (index: number, isRollback: boolean): RollVnfcInput => {
     const t = plan.targets[index];
     return {
-      opOccId, vnfInstanceId, heatPollMs, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId,
+      opOccId, vnfInstanceId, heatPollMs, heatPollMaxMs, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId,
       // update: targets [0, index] are on the new package; rollback: only those after it that had moved
       newFrom: isRollback ? index + 1 : 0, newTo: isRollback ? progress.moved : index + 1,
       target: t, index, isRollback, label: `${t.heatResourceName} (${index + 1}/${n})`,
@@ -63,7 +63,7 @@ function rollingSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPla
   };
   const applyWhole = async (templateFrom: string) => {
     await acts.applyPackageMix({ opOccId, templateFrom, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId, newFrom: 0, newTo: n });
-    await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
+    await waitForStack(vnfInstanceId, 'UPDATE', input);
   };
 
   const steps: Step[] = [

@@ -25,19 +25,20 @@ export async function heal(input: LcmOpInput) {
   });
 }
 
-function steps({ opOccId, vnfInstanceId, heatPollMs }: LcmOpInput, hooks: LcmHook[], vnfcInstanceIds?: string[]): Step[] {
+function steps(input: LcmOpInput, hooks: LcmHook[], vnfcInstanceIds?: string[]): Step[] {
+  const { opOccId, vnfInstanceId } = input;
   let healed: string[] = [];
   const whole = !vnfcInstanceIds?.length;
   const resourceSteps: Step[] = whole
     ? [
-      { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, heatPollMs) },
-      { name: 'create stack', run: () => createStack(opOccId, vnfInstanceId, heatPollMs), abort: () => acts.abortStack({ vnfInstanceId }) },
+      { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, input) },
+      { name: 'create stack', run: () => createStack(opOccId, vnfInstanceId, input), abort: () => acts.abortStack({ vnfInstanceId }) },
     ]
     : [
       { name: 'mark VNFCs unhealthy', run: () => acts.markUnhealthy({ opOccId }) },
       {
         name: 'update stack', irreversible: true,
-        run: async () => { await acts.updateStack({ opOccId }); await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs); },
+        run: async () => { await acts.updateStack({ opOccId }); await waitForStack(vnfInstanceId, 'UPDATE', input); },
         abort: () => acts.abortStack({ vnfInstanceId }),
       },
     ];

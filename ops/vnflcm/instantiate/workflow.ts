@@ -13,7 +13,7 @@ import { hookStep } from '../../../workflows/hooks';
 import { createStack, deleteStack } from '../../../workflows/stack';
 
 export async function instantiate(input: LcmOpInput) {
-  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { opOccId, vnfInstanceId } = input;
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async () => {
     const { hooks } = await db.describeOperation({ opOccId });
@@ -21,14 +21,15 @@ export async function instantiate(input: LcmOpInput) {
   });
 }
 
-function steps({ opOccId, vnfInstanceId, heatPollMs }: LcmOpInput, hooks: LcmHook[]): Step[] {
+function steps(input: LcmOpInput, hooks: LcmHook[]): Step[] {
+  const { opOccId, vnfInstanceId } = input;
   return [
     ...hookStep(opOccId, hooks, 'instantiate_start'),
     {
       name: 'create stack',
-      run: () => createStack(opOccId, vnfInstanceId, heatPollMs),
+      run: () => createStack(opOccId, vnfInstanceId, input),
       abort: () => acts.abortStack({ vnfInstanceId }),
-      compensate: () => deleteStack(vnfInstanceId, heatPollMs),
+      compensate: () => deleteStack(vnfInstanceId, input),
     },
     {
       name: 'record instantiatedVnfInfo',

@@ -24,11 +24,12 @@ export async function scale(input: LcmOpInput) {
   });
 }
 
-function scaleSteps({ opOccId, vnfInstanceId, heatPollMs }: LcmOpInput, hooks: LcmHook[], plan: ScalePlan): Step[] {
+function scaleSteps(input: LcmOpInput, hooks: LcmHook[], plan: ScalePlan): Step[] {
+  const { opOccId, vnfInstanceId } = input;
   let added: string[] = [];
   const updateTo = async (counts: Record<string, number>, scaleStatus: typeof plan.before.scaleStatus) => {
     await acts.updateStack({ opOccId, counts });
-    await waitForStack(vnfInstanceId, 'UPDATE', heatPollMs);
+    await waitForStack(vnfInstanceId, 'UPDATE', input);
     return acts.recordVnfInfo({ opOccId, scaleStatus });
   };
   const steps: Step[] = [

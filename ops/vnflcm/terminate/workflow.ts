@@ -14,7 +14,7 @@ import { hookStep } from '../../../workflows/hooks';
 import { deleteStack } from '../../../workflows/stack';
 
 export async function terminate(input: LcmOpInput) {
-  const { opOccId, vnfInstanceId, heatPollMs } = input;
+  const { opOccId, vnfInstanceId } = input;
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async (): Promise<Step[]> => {
     const { hooks, gracefulTerminationTimeout } = await db.describeOperation({ opOccId });
@@ -23,7 +23,7 @@ export async function terminate(input: LcmOpInput) {
         ? [{ name: `graceful termination wait (${gracefulTerminationTimeout}s)`, run: () => sleep(gracefulTerminationTimeout * 1000) }]
         : []),
       ...hookStep(opOccId, hooks, 'terminate_start'),
-      { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, heatPollMs) },
+      { name: 'delete stack', irreversible: true, run: () => deleteStack(vnfInstanceId, input) },
       ...hookStep(opOccId, hooks, 'terminate_end'),
       { name: 'record NOT_INSTANTIATED', run: () => acts.recordNotInstantiated({ opOccId }) },
     ];
