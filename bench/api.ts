@@ -5,7 +5,7 @@ import { zipFolder } from '../samples/build';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
 
-/** The same request body test/lcm.test.ts instantiates with. */
+/** The same request body test/disruptive/lcm.test.ts instantiates with. */
 export const INSTANTIATE_BODY = {
   flavourId: 'simple',
   instantiationLevelId: 'instantiation_level_1',
@@ -75,7 +75,7 @@ export class Api {
     return opIdOf(await this.call('POST', `/vnflcm/v1/vnf_instances/${instanceId}/${task}`, body, 202));
   }
 
-  // SOL003 v2 (Version: 2.0.0), as test/change-vnfpkg.test.ts drives change_vnfpkg.
+  // SOL003 v2 (Version: 2.0.0), as test/disruptive/change-vnfpkg.test.ts drives change_vnfpkg.
 
   async createInstanceV2(vnfdId: string): Promise<string> {
     return (await this.json<{ id: string }>('POST', `${V2}/vnf_instances`, { vnfdId }, 201)).id;

@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { tackerSampleFiles } from '../test/vnfpkg-fixtures';
+import { tackerSampleFiles } from '../test/support/vnfpkg-fixtures';
 import { zipFiles } from '../samples/build';
 import { Api } from './api';
 import { baselineOperation, withBaselineWorker } from './baseline';

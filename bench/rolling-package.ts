@@ -1,6 +1,6 @@
 /**
  * The package pair of the rolling-update benchmark: samples/two_vdu_vnf as
- * v1.0 and v2.0 (as in test/change-vnfpkg.test.ts: new vnfdId, version, VDU
+ * v1.0 and v2.0 (as in test/disruptive/change-vnfpkg.test.ts: new vnfdId, version, VDU
  * image), with VDU1 able to reach `n` VNFCs through an added instantiation
  * level `bench_level` (VDU1 n, VDU2 1; VDU1_scale at level n-1), and the
  * internal network's subnet widened to a /16 (VNFD and BaseHOT).

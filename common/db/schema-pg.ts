@@ -2,7 +2,7 @@
  * The PostgreSQL twin of schema.ts (DATABASE_URL=postgres://...): the same
  * tables and columns under the same names, with PostgreSQL's types (jsonb,
  * boolean, bytea). The row types equal schema.ts's (checked at compile time
- * in store-pg.ts, and the columns by test/store-schema-parity.test.ts), so
+ * in store-pg.ts, and the columns by test/component/store-schema-parity.test.ts), so
  * the repositories are written once. Migrations: drizzle-pg/.
  */
 import { sql } from 'drizzle-orm';

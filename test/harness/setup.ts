@@ -1,10 +1,15 @@
 /**
- * jest globalSetup: one real Temporal dev server (absolute CLI path), the
- * embedded cloud (real Keystone and Heat from PyPI, the VIM simulator), a
- * worker, the scripts worker and the API, each on a free loopback port, with
- * a fresh data directory. HARNESS=off skips it (pure unit test runs).
- * TEST_STORE=postgres runs the product on a throw-away PostgreSQL
- * (DATABASE_URL) instead of its embedded SQLite.
+ * The shared harness of the e2e and disruptive tiers: one real Temporal dev
+ * server (absolute CLI path), the embedded cloud (real Keystone and Heat from
+ * PyPI, the VIM simulator), a worker, the scripts worker and the API, each on
+ * a free loopback port, with a fresh data directory. TEST_STORE=postgres runs
+ * the product on a throw-away PostgreSQL (DATABASE_URL) instead of its
+ * embedded SQLite. Every worker start loads one workflow bundle
+ * (WORKFLOW_BUNDLE, built here when not given), not webpack again.
+ *
+ * As jest's globalSetup it starts the harness for the run, unless
+ * HARNESS=off (no harness) or HARNESS=external (`npm test` started it
+ * already, for several jest runs: PRODUCT_STATE names it).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +19,7 @@ import { startDevServer } from '../../runtime/dev-server';
 import { ensureKubeToolchain } from '../../runtime/kube';
 import { ensureOpenStackInstalled } from '../../runtime/openstack';
 import { scriptsWorkerEnv, startComponent, waitForHttp } from '../../runtime/processes';
+import { bundleWorkflows } from '../../scripts/bundle-workflows';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 import { freePort } from './ports';
 import { ProductState, writeState } from './state';
@@ -22,7 +28,12 @@ import { ProductState, writeState } from './state';
 const TEST_HEAT_SLEEP_SCALE = process.env.HEAT_TASK_SLEEP_SCALE || '0.05';
 
 export default async function setup(): Promise<void> {
-  if (process.env.HARNESS === 'off') return;
+  if (process.env.HARNESS === 'off' || process.env.HARNESS === 'external') return;
+  await startHarness();
+}
+
+/** Starts the harness; sets PRODUCT_STATE (and API_URL) in this process's environment. */
+export async function startHarness(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-test-'));
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
@@ -31,6 +42,11 @@ export default async function setup(): Promise<void> {
   ensureOpenStackInstalled(harnessLog); // a cold install takes a minute or so, once per machine
   // kube-apiserver and kubectl built from the Go module proxy (5-7 min cold, once per machine), Debian's etcd
   const kube = ensureKubeToolchain(harnessLog);
+  if (!process.env.WORKFLOW_BUNDLE) {
+    process.env.WORKFLOW_BUNDLE = path.join(dataDir, 'workflow-bundle.js');
+    await bundleWorkflows(process.env.WORKFLOW_BUNDLE);
+    harnessLog(`workflow bundle ${process.env.WORKFLOW_BUNDLE}`);
+  }
   const [temporalPort, vimsimPort, apiPort, sshPort, keystonePort, heatPort] =
     [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   // the store first: it is the quickest to start and the product's components need its URL
@@ -58,14 +74,17 @@ export default async function setup(): Promise<void> {
     ...(process.env as Record<string, string>),
     DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), VIMSIM_PORT: String(vimsimPort),
     KEYSTONE_PORT: String(keystonePort), HEAT_PORT: String(heatPort), HEAT_TASK_SLEEP_SCALE: TEST_HEAT_SLEEP_SCALE,
-    VIMSIM_DELAY_MS: '100', HEAT_POLL_MS: '200', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
-    // a revoked token stops working within 2 s (test/identity.test.ts)
+    VIMSIM_DELAY_MS: '100', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
+    // Heat and cluster waits: the product's own back-off, capped low so that a wait ends within a second or two
+    // of what it waits for (with the defaults, 15 s and 10 s, a wait overshoots by up to a third)
+    HEAT_POLL_MS: '200', HEAT_POLL_MAX_MS: '1000', CLUSTER_POLL_MAX_MS: '2000',
+    // a revoked token stops working within 2 s (test/e2e/identity.test.ts)
     AUTH_TOKEN_CACHE_TTL_S: '2',
-    // clusters: health every 2 s, a silent node NotReady after 10 s (test/k8s-cluster-vnf.test.ts)
+    // clusters: health every 2 s, a silent node NotReady after 10 s (test/disruptive/k8s-cluster-vnf.test.ts)
     CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
-    // small enough that test/hostile-limits.test.ts streams past it quickly, far above any test package
+    // small enough that test/disruptive/hostile-limits.test.ts streams past it quickly, far above any test package
     PACKAGE_MAX_BYTES: String(32 * 1024 * 1024),
     // TLS material for the coordination client; tests write these files when they need them
     COORD_CLIENT_CERT_HOSTS: '127.0.0.1',

@@ -1,11 +1,16 @@
-/** jest globalTeardown: stop every component the run started (including restarted workers). */
+/** jest globalTeardown: stops what globalSetup started (test/harness/setup.ts says when it started nothing). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { recordHistories } from '../replay/record';
 import { readState } from './state';
 
 export default async function teardown(): Promise<void> {
-  if (process.env.HARNESS === 'off') return;
+  if (process.env.HARNESS === 'off' || process.env.HARNESS === 'external') return;
+  await stopHarness();
+}
+
+/** Stops every component of the harness this process started (including restarted workers). */
+export async function stopHarness(): Promise<void> {
   const s = readState();
   for (const pid of Object.values(s.pids)) {
     try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }

@@ -1,6 +1,6 @@
 /**
  * Records workflow histories from an end-to-end test run, for the replay
- * suite (test/replay.test.ts). Run by the harness's teardown when
+ * suite (test/unit/replay.test.ts). Run by the harness's teardown when
  * RECORD_HISTORIES names a directory: every workflow the run left on the
  * Temporal server is classified by what its history shows, and the first
  * history of each class is written there. Two classes are cut from longer

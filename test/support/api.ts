@@ -2,8 +2,10 @@
 import { Client, Connection } from '@temporalio/client';
 import { HeatClient, HeatResourceRow } from '../../infra/openstack/heat';
 import { KeystoneSession } from '../../infra/openstack/keystone';
+import { own } from '../harness/owned';
 import { readState } from '../harness/state';
 import { fetchAgainIfIdleClosed } from './fetch-again';
+import { onlyInDisruptiveTier } from './tier-guard';
 
 export interface Res<T = any> { status: number; headers: Headers; body: T; text: string }
 
@@ -15,7 +17,7 @@ let adminSession: KeystoneSession | undefined;
 
 /** A token of the embedded Keystone's admin (project admin), cached; the API's default caller in tests. */
 export async function adminToken(): Promise<string> {
-  adminSession ??= new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' });
+  adminSession ??= new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' });
   return (await adminSession.getToken()).value;
 }
 
@@ -38,6 +40,9 @@ export async function call<T = any>(method: string, path: string, body?: unknown
   const text = await r.text();
   let parsed: any = undefined;
   try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  // what this file creates is checked for leftovers after it (test/harness/leak-check-environment.ts)
+  if (method === 'POST' && r.status < 300 && /^\/v1\/clusters\/?$/.test(path)) own('clusters', parsed?.uuid);
+  if (r.status === 202) own('operations', /\/vnf_lcm_op_occs\/([0-9a-f-]{36})$/.exec(r.headers.get('location') ?? '')?.[1]);
   return { status: r.status, headers: r.headers, body: parsed, text };
 }
 
@@ -91,7 +96,7 @@ export async function sim<T = any>(method: string, path: string, body?: unknown)
 
 /** The embedded Heat as the admin user, through the product's own OpenStack client. */
 export function adminHeat(): HeatClient {
-  return new HeatClient(new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' }));
+  return new HeatClient(new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' }));
 }
 
 /** The stack's resources as Heat lists them. */
@@ -128,14 +133,35 @@ export interface CloudFault {
  */
 export const UNTIL_CLEARED = 10_000;
 
-export async function addFault(f: CloudFault): Promise<{ id: string }> {
-  return sim<{ id: string }>('POST', '/sim/faults', { times: 1, ...f });
+/** A failing or hanging command on the simulator's machines (vimsim/ssh/routes.ts). */
+export interface SshFault { match: string; server?: string; exitCode?: number; stderr?: string; stdout?: string; hang?: boolean; times?: number }
+
+/** This file's faults on the shared simulator, as their paths (/sim/faults/<id>, /sim/ssh/faults/<id>). */
+const myFaults = new Set<string>();
+
+async function injectFault(collection: '/sim/faults' | '/sim/ssh/faults', spec: object): Promise<{ id: string }> {
+  onlyInDisruptiveTier('a fault in the shared simulator');
+  const fault = await sim<{ id: string }>('POST', collection, spec);
+  if (!fault?.id) throw new Error(`the simulator refused the fault ${JSON.stringify(spec)}: ${JSON.stringify(fault)}`);
+  myFaults.add(`${collection}/${fault.id}`);
+  own('faults', `${collection}/${fault.id}`);
+  return fault;
 }
-export const clearFaults = () => sim('DELETE', '/sim/faults');
+
+export const addFault = (f: CloudFault) => injectFault('/sim/faults', { times: 1, ...f });
+export const addSshFault = (f: SshFault) => injectFault('/sim/ssh/faults', f);
+
+/** Removes the faults this file added, never another file's (one used up may be gone already: a 404 is fine). */
+export async function clearFaults(): Promise<void> {
+  for (const faultPath of myFaults) {
+    await sim('DELETE', faultPath);
+    myFaults.delete(faultPath);
+  }
+}
 
 /** Name of the Glance image a Nova server runs ('' when it boots from a volume), read as the admin user. */
 export async function serverImageName(serverId: string): Promise<string> {
-  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' });
+  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' });
   const token = (await session.getToken()).value;
   const get = async (url: string) => {
     const r = await fetch(url, { headers: { 'x-auth-token': token } });

@@ -44,7 +44,7 @@ export async function keystoneUser(project: string, user: string, role: 'admin' 
   const roleId = await idOf('roles', role);
   if (!roleId) throw new Error(`Keystone has no role ${role}`);
   await ks('PUT', `/projects/${projectId}/users/${userId}/roles/${roleId}`);
-  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: user, password, project });
+  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: user, password, project, region: 'RegionOne' });
   const token = async () => (await session.getToken()).value;
   return { name: user, password, project, projectId, token, headers: async (extra = {}) => ({ 'x-auth-token': await token(), ...extra }) };
 }

@@ -17,7 +17,7 @@ export const cliDir = fs.mkdtempSync(path.join(os.tmpdir(), 'subsc-cli-'));
 export async function openstack(user: TestUser, args: string[], json = true): Promise<any> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH, HOME: cliDir, PYTHONWARNINGS: 'ignore',
-    OS_AUTH_URL: readState().keystoneUrl, OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project,
+    OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project,
     OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default', OS_IDENTITY_API_VERSION: '3',
   };
   try {

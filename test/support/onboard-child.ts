@@ -1,5 +1,5 @@
 /**
- * One onboarding in a process of its own, for test/vnfpkg-memory.test.ts:
+ * One onboarding in a process of its own, for test/component/vnfpkg-memory.test.ts:
  *   node --import tsx test/support/onboard-child.ts <zip file> <directory|database> <data dir> [postgres URL]
  * The zip is streamed into the content store as the API does it, then the
  * worker's onboardPackage activity runs; printed (JSON, last line): the

@@ -1,6 +1,6 @@
 /**
  * A three-step cluster operation on the saga engine with the Magnum status
- * policy, for test/saga-magnum-status.test.ts. Each step and compensation is
+ * policy, for test/e2e/saga-magnum-status.test.ts. Each step and compensation is
  * one call of the test's `step` activity, which fails where the test says.
  */
 import { proxyActivities } from '@temporalio/workflow';

@@ -1,0 +1,114 @@
+/**
+ * The run command: `npm start` (scripts/start.ts) brings up the dev server
+ * with its Web UI, the embedded cloud (real Keystone and Heat, the simulator),
+ * the worker and the API; Ctrl-C stops it all; starting again resumes the
+ * operation that was in flight.
+ */
+import { spawn, ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { KeystoneSession } from '../../infra/openstack/keystone';
+import { zipFolder } from '../../samples/build';
+import { freePort } from '../harness/ports';
+
+const ROOT = path.resolve(__dirname, '../..');
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let api: string;
+let simUrl: string;
+
+function start(): { proc: ChildProcess; ready: Promise<void>; exited: Promise<number | null>; output: () => string } {
+  let out = '';
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => proc.once('exit', (c) => r(c)));
+  const ready = new Promise<void>((resolve, reject) => {
+    const t = setInterval(() => {
+      if (out.includes('ready; Ctrl-C stops everything')) { clearInterval(t); resolve(); }
+      if (proc.exitCode !== null) { clearInterval(t); reject(new Error(`start exited: ${out.slice(-3000)}`)); }
+    }, 200);
+  });
+  return { proc, ready, exited, output: () => out };
+}
+
+let keystone: KeystoneSession;
+
+/** JSON over HTTP; API calls carry the embedded Keystone's admin token. */
+async function j(method: string, url: string, body?: unknown): Promise<any> {
+  const auth: Record<string, string> = url.startsWith(api) && !url.endsWith('/healthz') ? { 'x-auth-token': (await keystone.getToken()).value } : {};
+  const r = await fetch(url, { method, headers: { ...auth, ...(body ? { 'content-type': Buffer.isBuffer(body) ? 'application/zip' : 'application/json' } : {}) }, body: body ? (Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body)) : undefined });
+  const text = await r.text();
+  return { status: r.status, location: r.headers.get('location'), body: text ? JSON.parse(text) : undefined };
+}
+
+async function until<T>(fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+afterAll(() => {
+  if (!process.env.KEEP_TEST_DATA) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-start-'));
+  const [apiPort, temporalPort, uiPort, simPort, keystonePort, heatPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  env = {
+    ...process.env, DATA_DIR: dataDir, API_PORT: String(apiPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort),
+    VIMSIM_PORT: String(simPort), KEYSTONE_PORT: String(keystonePort), HEAT_PORT: String(heatPort), VIMSIM_SSH_PORT: String(sshPort),
+    HEAT_TASK_SLEEP_SCALE: '0.05', HEAT_POLL_MS: '200', HEAT_POLL_MAX_MS: '1000', VIMSIM_DELAY_MS: '100', LOG_LEVEL: 'warn',
+  };
+  delete env.TEMPORAL_ADDRESS;
+  delete env.OS_AUTH_URL;
+  api = `http://127.0.0.1:${apiPort}`;
+  keystone = new KeystoneSession({ authUrl: `http://127.0.0.1:${keystonePort}/v3`, username: 'admin', password: 'devstack', project: 'admin' });
+  simUrl = `http://127.0.0.1:${simPort}`;
+});
+
+test('npm start runs everything; Ctrl-C stops it; a restart resumes the op in flight', async () => {
+  let run = start();
+  await run.ready;
+  expect(run.output()).toContain(api);
+  expect((await j('GET', `${api}/healthz`)).status).toBe(200);
+  const ui = await fetch(env.TEMPORAL_UI_PORT ? `http://127.0.0.1:${env.TEMPORAL_UI_PORT}/` : '');
+  expect(ui.status).toBe(200); // the Temporal Web UI
+  expect(fs.existsSync(path.join(dataDir, 'temporal', 'temporal.sqlite'))).toBe(true);
+
+  // Put an instantiate in flight: the VIM holds the stack create.
+  const pkg = (await j('POST', `${api}/vnfpkgm/v1/vnf_packages`, {})).body;
+  expect((await j('PUT', `${api}/vnfpkgm/v1/vnf_packages/${pkg.id}/package_content`, zipFolder(path.join(ROOT, 'samples/two_vdu_vnf')))).status).toBe(202);
+  const vnfdId = await until(async () => (await j('GET', `${api}/vnfpkgm/v1/vnf_packages/${pkg.id}`)).body.vnfdId);
+  const inst = (await j('POST', `${api}/vnflcm/v1/vnf_instances`, { vnfdId })).body;
+  await j('POST', `${simUrl}/sim/faults`, { target: 'server', operation: 'create', mode: 'hang', times: 1 });
+  const r = await j('POST', `${api}/vnflcm/v1/vnf_instances/${inst.id}/instantiate`, {
+    flavourId: 'simple', extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
+  });
+  expect(r.status).toBe(202);
+  const opUrl = `${api}/vnflcm/v1/vnf_lcm_op_occs/${String(r.location).split('/').pop()}`;
+  await until(async () => ((await j('GET', opUrl)).body.currentStep === 'create stack' ? true : undefined));
+
+  run.proc.kill('SIGINT');
+  expect(await run.exited).toBe(0);
+  expect(run.output()).toContain('[start] stopped');
+  await expect(fetch(`${api}/healthz`)).rejects.toThrow();
+
+  run = start();
+  await run.ready;
+  expect((await j('GET', opUrl)).body.operationState).toBe('PROCESSING');
+  await j('DELETE', `${simUrl}/sim/faults`);
+  const done = await until(async () => {
+    const op = (await j('GET', opUrl)).body;
+    return ['COMPLETED', 'FAILED_TEMP'].includes(op.operationState) ? op : undefined;
+  }, 90_000);
+  expect(done.operationState).toBe('COMPLETED');
+  expect((await j('GET', `${api}/vnflcm/v1/vnf_instances/${inst.id}`)).body.instantiationState).toBe('INSTANTIATED');
+  run.proc.kill('SIGINT');
+  expect(await run.exited).toBe(0);
+}, 300_000);

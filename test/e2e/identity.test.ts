@@ -1,0 +1,227 @@
+/**
+ * Identity and tenancy through the API, with projects and users made in the
+ * real Keystone: tokens checked as keystonemiddleware does (401 with
+ * WWW-Authenticate, revocation within the cache TTL), roles (reader reads,
+ * member writes), and isolation: another project's packages, instances, op
+ * occs and VIMs are 404 and never listed; the shared default VIM cannot be
+ * repointed; a refused request writes nothing.
+ */
+import path from 'node:path';
+import { sampleVariant } from '../../samples/variant';
+import { readState } from '../harness/state';
+import { call, onboard, opIdFrom, waitOpState } from '../support/api';
+import { keystoneUser, type TestUser } from '../support/identity';
+
+const SAMPLE = path.resolve(__dirname, '../../samples/two_vdu_vnf');
+const body = (extra: Record<string, unknown> = {}) => ({
+  flavourId: 'simple', extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }], ...extra,
+});
+
+let bMember: TestUser;
+let bReader: TestUser;
+let cMember: TestUser;
+/** Project B's package and instance (made by its member). */
+let bPkg: string;
+let bVnfd: string;
+let bInst: string;
+
+/** Calls as a user. */
+const as = async (u: TestUser, method: string, p: string, b?: unknown, extra: Record<string, string> = {}) => call(method, p, b, await u.headers(extra));
+
+async function onboardAs(u: TestUser): Promise<{ id: string; vnfdId: string }> {
+  const { zip, vnfdId } = sampleVariant(SAMPLE);
+  const created = await as(u, 'POST', '/vnfpkgm/v1/vnf_packages', {});
+  expect(created.status).toBe(201);
+  expect((await as(u, 'PUT', `/vnfpkgm/v1/vnf_packages/${created.body.id}/package_content`, zip)).status).toBe(202);
+  for (let i = 0; i < 100; i++) {
+    const p = (await as(u, 'GET', `/vnfpkgm/v1/vnf_packages/${created.body.id}`)).body;
+    if (p.onboardingState === 'ONBOARDED') return { id: p.id, vnfdId };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('onboarding did not finish');
+}
+
+beforeAll(async () => {
+  const run = Date.now().toString(36);
+  bMember = await keystoneUser(`tenant-b-${run}`, `b-member-${run}`, 'member');
+  bReader = await keystoneUser(`tenant-b-${run}`, `b-reader-${run}`, 'reader');
+  cMember = await keystoneUser(`tenant-c-${run}`, `c-member-${run}`, 'member');
+  ({ id: bPkg, vnfdId: bVnfd } = await onboardAs(bMember));
+  const inst = await as(bMember, 'POST', '/vnflcm/v1/vnf_instances', { vnfdId: bVnfd });
+  expect(inst.status).toBe(201);
+  bInst = inst.body.id;
+});
+
+describe('tokens', () => {
+  test('no token or a bad one: 401 with WWW-Authenticate naming the Keystone; discovery and health need none', async () => {
+    for (const headers of [{ 'x-auth-token': '' }, { 'x-auth-token': 'gAAAAAnot-a-token' }]) {
+      const r = await call('GET', '/vnflcm/v1/vnf_instances', undefined, headers);
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toBe(`Keystone uri="${readState().keystoneUrl}"`);
+      expect(r.body.status).toBe(401);
+    }
+    const vims = await call('GET', '/v1.0/vims', undefined, { 'x-auth-token': '' });
+    expect(vims.status).toBe(401);
+    expect(vims.body.TackerError.type).toBe('Unauthorized');
+    for (const p of ['/', '/healthz', '/vnflcm/api_versions', '/vnflcm/v1/api_versions', '/vnflcm/v2/api_versions', '/vnfpkgm/v1/api_versions']) {
+      expect([p, (await call('GET', p, undefined, { 'x-auth-token': '' })).status]).toEqual([p, 200]);
+    }
+  });
+
+  test('a revoked token stops working within the cache TTL', async () => {
+    const u = await keystoneUser(`tenant-c-${Date.now().toString(36)}`, `revoked-${Date.now().toString(36)}`, 'member');
+    const token = await u.token();
+    expect((await call('GET', '/vnflcm/v1/vnf_instances', undefined, { 'x-auth-token': token })).status).toBe(200);
+    const revoke = await fetch(`${readState().keystoneUrl}/auth/tokens`, { method: 'DELETE', headers: { 'x-auth-token': token, 'x-subject-token': token } });
+    expect(revoke.status).toBe(204);
+    await new Promise((r) => setTimeout(r, 2500)); // AUTH_TOKEN_CACHE_TTL_S=2 in the harness
+    expect((await call('GET', '/vnflcm/v1/vnf_instances', undefined, { 'x-auth-token': token })).status).toBe(401);
+  });
+});
+
+describe('roles', () => {
+  test('a reader reads its project and may not write', async () => {
+    expect((await as(bReader, 'GET', `/vnfpkgm/v1/vnf_packages/${bPkg}`)).status).toBe(200);
+    expect((await as(bReader, 'GET', `/vnflcm/v1/vnf_instances/${bInst}`)).status).toBe(200);
+    const refused = await as(bReader, 'POST', '/vnflcm/v1/vnf_instances', { vnfdId: bVnfd });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toContain('vnf_instances:write');
+    expect((await as(bReader, 'POST', `/vnflcm/v1/vnf_instances/${bInst}/instantiate`, body())).status).toBe(403);
+    expect((await as(bReader, 'POST', '/vnfpkgm/v1/vnf_packages', {})).status).toBe(403);
+    expect((await as(bReader, 'GET', '/vnflcm/v1/vnf_instances')).body.map((i: any) => i.id)).toContain(bInst);
+  });
+});
+
+describe('another project sees nothing of B', () => {
+  test('packages, instances and op occs: 404 by id, absent from lists, untouchable', async () => {
+    const instantiate = await as(bMember, 'POST', `/vnflcm/v1/vnf_instances/${bInst}/instantiate`, body());
+    expect(instantiate.status).toBe(202);
+    const opId = opIdFrom(instantiate);
+    expect((await waitOpState(opId, ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
+    for (const p of [`/vnfpkgm/v1/vnf_packages/${bPkg}`, `/vnfpkgm/v1/vnf_packages/${bPkg}/vnfd`, `/vnflcm/v1/vnf_instances/${bInst}`, `/vnflcm/v2/vnf_instances/${bInst}`, `/vnflcm/v1/vnf_lcm_op_occs/${opId}`]) {
+      expect([p, (await as(cMember, 'GET', p)).status]).toEqual([p, 404]);
+    }
+    expect((await as(cMember, 'GET', '/vnfpkgm/v1/vnf_packages')).body.map((p: any) => p.id)).not.toContain(bPkg);
+    expect((await as(cMember, 'GET', '/vnflcm/v1/vnf_instances')).body.map((i: any) => i.id)).not.toContain(bInst);
+    expect((await as(cMember, 'GET', '/vnflcm/v1/vnf_lcm_op_occs')).body.map((o: any) => o.id)).not.toContain(opId);
+    // writes on B's resources are 404 too, and change nothing
+    expect((await as(cMember, 'POST', `/vnflcm/v1/vnf_instances/${bInst}/terminate`, { terminationType: 'FORCEFUL' })).status).toBe(404);
+    expect((await as(cMember, 'DELETE', `/vnflcm/v1/vnf_instances/${bInst}`)).status).toBe(404);
+    expect((await as(cMember, 'PATCH', `/vnfpkgm/v1/vnf_packages/${bPkg}`, { operationalState: 'DISABLED' })).status).toBe(404);
+    expect((await as(cMember, 'POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/retry`)).status).toBe(404);
+    // C cannot build on B's VNFD either (its own project has no package of that vnfdId)
+    expect((await as(cMember, 'POST', '/vnflcm/v1/vnf_instances', { vnfdId: bVnfd })).status).toBe(422);
+    expect((await as(bMember, 'GET', `/vnfpkgm/v1/vnf_packages/${bPkg}`)).body.operationalState).toBe('ENABLED');
+    expect((await as(bMember, 'GET', `/vnflcm/v1/vnf_instances/${bInst}`)).body.instantiationState).toBe('INSTANTIATED');
+  });
+
+  test('admin lists its own project by default, every project with all_projects=true, and reads any by id', async () => {
+    expect((await call('GET', '/vnflcm/v1/vnf_instances')).body.map((i: any) => i.id)).not.toContain(bInst);
+    expect((await call('GET', '/vnflcm/v1/vnf_instances?all_projects=true')).body.map((i: any) => i.id)).toContain(bInst);
+    expect((await call('GET', '/vnfpkgm/v1/vnf_packages?all_projects=true')).body.map((p: any) => p.id)).toContain(bPkg);
+    expect((await call('GET', `/vnflcm/v1/vnf_instances/${bInst}`)).status).toBe(200);
+    // all_projects means nothing to a member
+    expect((await as(cMember, 'GET', '/vnflcm/v1/vnf_instances?all_projects=true')).body.map((i: any) => i.id)).not.toContain(bInst);
+  });
+
+  test('a project onboards a vnfdId another project has (no shadowing across projects)', async () => {
+    const { zip } = sampleVariant(SAMPLE);
+    const mine = await onboard(zip); // admin's project
+    expect(mine.onboardingState).toBe('ONBOARDED');
+    const created = await as(cMember, 'POST', '/vnfpkgm/v1/vnf_packages', {});
+    expect((await as(cMember, 'PUT', `/vnfpkgm/v1/vnf_packages/${created.body.id}/package_content`, zip)).status).toBe(202);
+    const pc = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const p = (await as(cMember, 'GET', `/vnfpkgm/v1/vnf_packages/${created.body.id}`)).body;
+        if (p.onboardingState !== 'PROCESSING' && p.onboardingState !== 'UPLOADING') return p;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error('onboarding did not finish');
+    })();
+    expect(pc.onboardingState).toBe('ONBOARDED');
+    const inst = await as(cMember, 'POST', '/vnflcm/v1/vnf_instances', { vnfdId: mine.vnfdId });
+    expect(inst.status).toBe(201);
+    expect(inst.body.vnfPkgId).toBe(pc.id); // its own package, not the admin's
+  });
+});
+
+describe('VIMs', () => {
+  let bVim: string;
+  let defaultVim: any;
+  const vimBody = (u: TestUser, name: string) => ({
+    vim: {
+      name, type: 'openstack', auth_url: readState().keystoneUrl, is_default: false,
+      auth_cred: { username: u.name, password: u.password, user_domain_name: 'Default', cert_verify: 'True' },
+      vim_project: { name: u.project, project_domain_name: 'Default' },
+    },
+  });
+
+  beforeAll(async () => {
+    defaultVim = (await call('GET', '/v1.0/vims.json')).body.vims.find((v: any) => v.name === 'default');
+    expect(defaultVim).toBeDefined();
+    const reg = await as(bMember, 'POST', '/v1.0/vims.json', vimBody(bMember, `b-vim-${Date.now()}`));
+    expect(reg.status).toBe(201);
+    expect(reg.body.vim.tenant_id).toBe(bMember.projectId);
+    expect(JSON.stringify(reg.body)).not.toContain(bMember.password);
+    bVim = reg.body.vim.id;
+  });
+
+  test('a VIM belongs to its project; the default VIM is shared read-only', async () => {
+    const seenByC = (await as(cMember, 'GET', '/v1.0/vims')).body.vims.map((v: any) => v.id);
+    expect(seenByC).toContain(defaultVim.id);
+    expect(seenByC).not.toContain(bVim);
+    expect((await as(cMember, 'GET', `/v1.0/vims/${bVim}`)).status).toBe(404);
+    expect((await as(cMember, 'DELETE', `/v1.0/vims/${bVim}`)).status).toBe(404);
+    const repoint = await as(cMember, 'PUT', `/v1.0/vims/${defaultVim.id}`, { vim: { auth_cred: { username: 'a', password: 'b' } } });
+    expect(repoint.status).toBe(403);
+    expect(repoint.body.TackerError.type).toBe('Forbidden');
+    expect((await as(bMember, 'GET', `/v1.0/vims/${bVim}.json`)).body.vim.auth_cred.password).toBeUndefined();
+    const wrong = await as(bMember, 'POST', '/v1.0/vims', { vim: { ...vimBody(bMember, 'bad').vim, auth_cred: { username: bMember.name, password: 'wrong-password' } } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.TackerError.message).toContain('VIM authentication failed');
+  });
+
+  test('inline vimConnectionInfo cannot repoint the default VIM or use another project\'s VIM, and a refused request writes nothing', async () => {
+    const inst = (await as(cMember, 'POST', '/vnflcm/v1/vnf_instances', { vnfdId: (await onboardAs(cMember)).vnfdId })).body.id;
+    const hostile = { vim1: { vimId: defaultVim.id, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3', interfaceInfo: { endpoint: 'http://127.0.0.1:1/v3' }, accessInfo: { username: 'a', password: 'b', project: 'x' } } };
+    const r = await as(cMember, 'POST', `/vnflcm/v2/vnf_instances/${inst}/instantiate`, body({ vimConnectionInfo: hostile }), { Version: '2.0.0' });
+    expect(r.status).toBe(403);
+    const borrowed = await as(cMember, 'POST', `/vnflcm/v2/vnf_instances/${inst}/instantiate`, body({ vimConnectionInfo: { vim1: { vimId: bVim, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3' } } }), { Version: '2.0.0' });
+    expect(borrowed.status).toBe(422);
+    const overwrite = await as(cMember, 'POST', `/vnflcm/v2/vnf_instances/${inst}/instantiate`, body({ vimConnectionInfo: { vim1: { ...hostile.vim1, vimId: bVim } } }), { Version: '2.0.0' });
+    expect(overwrite.status).toBe(422);
+    // H2: the same against an instance that is busy (409): nothing is written either
+    const busy = await as(bMember, 'POST', `/vnflcm/v1/vnf_instances/${bInst}/instantiate`, body({ vimConnectionInfo: [{ ...hostile.vim1, vimId: bVim }] }));
+    expect(busy.status).toBe(409);
+    // the default VIM's own project (admin) cannot repoint it through an LCM request either
+    const mine = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId: (await onboard(sampleVariant(SAMPLE).zip)).vnfdId })).body.id;
+    expect((await call('POST', `/vnflcm/v2/vnf_instances/${mine}/instantiate`, body({ vimConnectionInfo: hostile }), { Version: '2.0.0' })).status).toBe(403);
+    expect((await call('GET', `/v1.0/vims/${defaultVim.id}`)).body.vim.auth_url).toBe(defaultVim.auth_url);
+    expect((await as(bMember, 'GET', `/v1.0/vims/${bVim}`)).body.vim.auth_url).toBe(readState().keystoneUrl);
+    expect((await as(cMember, 'GET', `/vnflcm/v1/vnf_instances/${inst}`)).body.instantiationState).toBe('NOT_INSTANTIATED');
+    // and the default VIM still works for everyone
+    const ok = await as(cMember, 'POST', `/vnflcm/v1/vnf_instances/${inst}/instantiate`, body());
+    expect(ok.status).toBe(202);
+    expect((await waitOpState(opIdFrom(ok), ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
+  });
+
+  test('an instance can be instantiated on its project\'s own registered VIM', async () => {
+    const inst = (await as(bMember, 'POST', '/vnflcm/v1/vnf_instances', { vnfdId: bVnfd })).body.id;
+    const r = await as(bMember, 'POST', `/vnflcm/v2/vnf_instances/${inst}/instantiate`, body({ vimConnectionInfo: { vim1: { vimId: bVim, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3' } } }), { Version: '2.0.0' });
+    expect(r.status).toBe(202);
+    expect((await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
+    const shown = (await as(bMember, 'GET', `/vnflcm/v2/vnf_instances/${inst}`, undefined, { Version: '2.0.0' })).body;
+    expect(shown.instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.vimConnectionId).toBe(bVim);
+    expect((await as(bMember, 'DELETE', `/v1.0/vims/${bVim}`)).status).toBe(409); // in use
+  });
+});
+
+test('an instance with an operation running cannot be deleted (the stack would be orphaned)', async () => {
+  const inst = (await as(bMember, 'POST', '/vnflcm/v1/vnf_instances', { vnfdId: bVnfd })).body.id;
+  const r = await as(bMember, 'POST', `/vnflcm/v1/vnf_instances/${inst}/instantiate`, body());
+  expect(r.status).toBe(202);
+  const del = await as(bMember, 'DELETE', `/vnflcm/v1/vnf_instances/${inst}`);
+  expect(del.status).toBe(409);
+  expect(del.body.detail).toMatch(/INSTANTIATE/);
+  expect((await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'])).operationState).toBe('COMPLETED');
+});

@@ -1,0 +1,151 @@
+/**
+ * Seed 003's guide end to end with the stock client, the simulator as the
+ * cloud: a template and a cluster (`openstack coe cluster create`), CREATE_COMPLETE
+ * with every node joined; `coe cluster config`, after which kubectl with that
+ * kubeconfig lists the nodes Ready; scale out and in (`coe cluster update
+ * --node-count`, `coe cluster resize --nodes-to-remove`), a nodegroup of its
+ * own role, `coe ca rotate` (the old kubeconfig refused, a new one works),
+ * and `coe cluster delete` (gone: 404).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { VENV } from '../../runtime/openstack/install';
+import { readState } from '../harness/state';
+import { eventually } from '../support/api';
+import { keystoneUser, type TestUser } from '../support/identity';
+import { kubectlBin } from '../support/kube-apiserver';
+import { mcall } from '../support/magnum';
+
+const exec = promisify(execFile);
+const run = Date.now().toString(36);
+let user: TestUser;
+let dir: string;
+
+async function coe(args: string[], json = false): Promise<any> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH, HOME: dir, SHELL: '/bin/bash', PYTHONWARNINGS: 'ignore',
+    OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project,
+    OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default', OS_IDENTITY_API_VERSION: '3',
+  };
+  try {
+    const { stdout } = await exec(path.join(VENV, 'bin', 'openstack'), ['coe', ...args, ...(json ? ['-f', 'json'] : [])], { env, timeout: 120_000, cwd: dir });
+    return json ? JSON.parse(stdout) : stdout;
+  } catch (e) {
+    const err = e as { stderr?: string; stdout?: string; message: string };
+    throw new Error(`openstack coe ${args.join(' ')}: ${err.stderr || err.stdout || err.message}`);
+  }
+}
+
+/** kubectl with a kubeconfig `coe cluster config` wrote. */
+async function kubectl(configDir: string, args: string[]): Promise<string> {
+  const { stdout } = await exec(kubectlBin(), ['--kubeconfig', path.join(configDir, 'config'), '--request-timeout=20s', ...args], { timeout: 60_000 });
+  return stdout;
+}
+
+/** Node name -> Ready status, as kubectl sees them. */
+async function readyNodes(configDir: string): Promise<Record<string, string>> {
+  const nodes = JSON.parse(await kubectl(configDir, ['get', 'nodes', '-o', 'json'])).items;
+  return Object.fromEntries(nodes.map((n: any) => [n.metadata.name, n.status.conditions.find((c: any) => c.type === 'Ready')?.status]));
+}
+
+/** Polls until the cluster is `want`; a *_FAILED status fails at once with its reason. */
+async function waitCluster(name: string, want: string, timeoutMs = 600_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const c = await coe(['cluster', 'show', name], true);
+    if (c.status === want) return c;
+    if (c.status.endsWith('_FAILED')) throw new Error(`${name} ${c.status}: ${c.status_reason}`);
+    if (Date.now() > deadline) throw new Error(`${name} still ${c.status} after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+}
+
+async function config(name: string, sub: string): Promise<string> {
+  const d = path.join(dir, sub);
+  fs.mkdirSync(d, { recursive: true });
+  expect(await coe(['cluster', 'config', name, '--dir', d, '--force'])).toMatch(/^export KUBECONFIG=/);
+  return d;
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'magnum-e2e-'));
+  user = await keystoneUser(`e2e-project-${run}`, `e2e-user-${run}`, 'member');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const name = `k8s-cluster-${run}`;
+
+test('create: CREATE_COMPLETE, coe cluster config, kubectl lists the nodes Ready', async () => {
+  await coe(['cluster', 'template', 'create', `k8s-cluster-template-${run}`, '--image', 'ubuntu-22.04', '--external-network', 'public',
+    '--dns-nameserver', '8.8.8.8', '--flavor', 'm1.small', '--network-driver', 'flannel', '--coe', 'kubernetes']);
+  expect(await coe(['cluster', 'create', name, '--cluster-template', `k8s-cluster-template-${run}`, '--master-count', '1', '--node-count', '1']))
+    .toMatch(/accepted/);
+  const c = await waitCluster(name, 'CREATE_COMPLETE');
+  expect(c).toMatchObject({ node_count: 1, master_count: 1, coe_version: 'v1.37.2' });
+  expect(c.api_address).toMatch(/^https:\/\/127\.\d+\.\d+\.\d+:6443$/);
+  const conf = await config(name, 'conf1');
+  const nodes = await readyNodes(conf);
+  expect(Object.values(nodes)).toEqual(['True', 'True']);
+  const labels = await kubectl(conf, ['get', 'nodes', '-L', 'magnum.openstack.org/role', '-L', 'magnum.openstack.org/nodegroup', '--no-headers']);
+  expect(labels).toMatch(/master +default-master/);
+  expect(labels).toMatch(/worker +default-worker/);
+  const health = await eventually('HEALTHY', async () => {
+    const s = await coe(['cluster', 'show', name], true);
+    return s.health_status === 'HEALTHY' ? s : undefined;
+  }, 180_000, 3000);
+  expect(health.health_status_reason.api).toBe('ok');
+}, 900_000);
+
+test('scale out and in with the stock CLI; a nodegroup of its own role', async () => {
+  await coe(['cluster', 'update', name, '--node-count', '2']);
+  expect((await waitCluster(name, 'UPDATE_COMPLETE')).node_count).toBe(2);
+  const conf = await config(name, 'conf2');
+  expect(Object.values(await readyNodes(conf))).toEqual(['True', 'True', 'True']);
+  const workers = (await mcall('GET', `/v1/clusters/${name}`, undefined, await user.headers({ 'OpenStack-API-Version': 'container-infra latest' }))).body;
+  expect(workers.node_addresses).toHaveLength(2);
+  // resize back to one, naming the server to remove (the newest worker's server id, from Heat through Nova)
+  const servers = JSON.parse((await exec(path.join(VENV, 'bin', 'openstack'), ['server', 'list', '-f', 'json', '--name', 'default-worker-1'], {
+    env: { PATH: process.env.PATH, HOME: dir, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: 'admin', OS_PASSWORD: 'devstack', OS_PROJECT_NAME: 'admin', OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default' },
+  })).stdout).filter((s: any) => s.Name.startsWith(name.toLowerCase().slice(0, 20)));
+  expect(servers).toHaveLength(1);
+  expect(await coe(['cluster', 'resize', name, '1', '--nodes-to-remove', servers[0].ID])).toMatch(/Request to resize cluster .* has been accepted/);
+  expect((await waitCluster(name, 'UPDATE_COMPLETE')).node_count).toBe(1);
+  const left = await readyNodes(conf);
+  expect(Object.keys(left)).toHaveLength(2);
+  expect(Object.keys(left).some((n) => n.endsWith('default-worker-1'))).toBe(false);
+  // a nodegroup of role "test", labelled so that pods can select it
+  await coe(['nodegroup', 'create', name, 'test-ng', '--node-count', '1', '--role', 'test']);
+  await waitCluster(name, 'UPDATE_COMPLETE');
+  expect((await coe(['nodegroup', 'list', name, '--role', 'test'], true)).map((g: any) => [g.name, g.status])).toEqual([['test-ng', 'CREATE_COMPLETE']]);
+  expect(await kubectl(conf, ['get', 'nodes', '-l', 'magnum.openstack.org/role=test', '--no-headers'])).toMatch(/test-ng-0 +Ready/);
+  await coe(['nodegroup', 'delete', name, 'test-ng']);
+  await waitCluster(name, 'UPDATE_COMPLETE');
+  expect((await coe(['nodegroup', 'list', name], true)).map((g: any) => g.name)).toEqual(['default-master', 'default-worker']);
+}, 1_200_000);
+
+test('coe cluster upgrade: onto a template of the same Kubernetes version; another version is refused at once', async () => {
+  const tpl = (n: string, labels: string[]) => coe(['cluster', 'template', 'create', n, '--image', 'ubuntu-22.04', '--external-network', 'public',
+    '--flavor', 'm1.small', '--coe', 'kubernetes', ...labels]);
+  await tpl(`same-${run}`, []);
+  await tpl(`newer-${run}`, ['--labels', 'kube_tag=v1.38.0']);
+  await expect(coe(['cluster', 'upgrade', name, `newer-${run}`])).rejects.toThrow(/Upgrading Kubernetes from v1\.37\.2 to v1\.38\.0 is not supported by this driver yet/);
+  expect(await coe(['cluster', 'upgrade', name, `same-${run}`, '--max-batch-size', '1'])).toMatch(/Request to upgrade cluster .* has been accepted/);
+  const c = await waitCluster(name, 'UPDATE_COMPLETE');
+  expect(c.cluster_template_id).toBe((await coe(['cluster', 'template', 'show', `same-${run}`], true)).uuid);
+}, 600_000);
+
+test('coe ca rotate: the old kubeconfig is refused, a new one works; delete: 404', async () => {
+  const before = await config(name, 'conf-before');
+  expect(await coe(['ca', 'rotate', name])).toMatch(/Request to rotate the CA certificate for cluster .* has been accepted/);
+  await waitCluster(name, 'UPDATE_COMPLETE', 900_000);
+  await expect(kubectl(before, ['get', 'nodes'])).rejects.toThrow(/x509|certificate|Unauthorized|unknown authority/i);
+  const after = await config(name, 'conf-after');
+  expect(Object.values(await readyNodes(after)).every((s) => s === 'True')).toBe(true);
+  await coe(['cluster', 'delete', name]);
+  await eventually('gone', async () => ((await coe(['cluster', 'list'], true)).some((c: any) => c.name === name) ? undefined : true), 300_000, 3000);
+  const gone = await mcall('GET', `/v1/clusters/${name}`, undefined, await user.headers());
+  expect(gone.status).toBe(404);
+}, 1_200_000);

@@ -1,0 +1,156 @@
+/**
+ * The Magnum API's pure parts (HARNESS=off): Python literals as the client
+ * sends labels, JSON patch with Magnum's rules, microversion headers, list
+ * pagination, WSME-style body messages, the stack template's names, CADF
+ * payloads, and the registry of operations against the worker's bundle.
+ */
+import * as bundle from '../../workflows';
+import { literalEval, LiteralError } from '../../api/magnum/python-literal';
+import { applyPatch } from '../../api/magnum/json-patch';
+import { requestedVersion } from '../../api/magnum/microversion';
+import { paginate } from '../../api/magnum/collection';
+import { magnumBody } from '../../api/magnum/body';
+import { titleOf } from '../../api/magnum/errors';
+import { labelsOf } from '../../api/magnum/cluster-create';
+import { ClusterInput } from '../../model/magnum/cluster';
+import { ClusterTemplateInput } from '../../model/magnum/template';
+import { MAGNUM_OPERATIONS } from '../../model/magnum/status';
+import { MAGNUM_CLUSTER_OPERATIONS } from '../../ops/registry';
+import { clusterStack, nodegroupsNamedIn, serverNameOf } from '../../ops/magnum/shared/heat-template';
+import { cadfEventId, outcomeOf } from '../../ops/magnum/shared/cadf';
+import { HttpError } from '../../common/http-error';
+
+const refusal = (fn: () => unknown): { status: number; message: string } => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof HttpError) return { status: e.status, message: e.message };
+    throw e;
+  }
+  throw new Error('not refused');
+};
+
+describe('Python literals (ast.literal_eval)', () => {
+  it('reads what the client sends for labels: str(dict)', () => {
+    expect(literalEval("{'a': 'b', 'kube_tag': 'v1.37.2', 'n': 3, 'f': 1.5, 't': True, 'x': None}"))
+      .toEqual({ a: 'b', kube_tag: 'v1.37.2', n: 3, f: 1.5, t: true, x: null });
+    expect(literalEval('{"q": "it\'s", \'e\': \'\\n\\x41\\u00e9\'}')).toEqual({ q: "it's", e: '\nAé' });
+    expect(literalEval("[1, (2, 3), []]")).toEqual([1, [2, 3], []]);
+    expect(literalEval("{}")).toEqual({});
+  });
+  it('refuses what is not a literal, naming the position', () => {
+    for (const bad of ["{'a': b}", "{'a': 'b'", "__import__('os')", "{'a': 1} x", "{'__proto__': 1}"]) {
+      expect(() => literalEval(bad)).toThrow(LiteralError);
+    }
+  });
+});
+
+describe('JSON patch as Magnum applies it', () => {
+  const doc = { uuid: 'u', name: 'a', labels: { k: 'v' }, tags: null, public: false };
+  it('replace, add into a dict, remove from a dict, add to a null root attribute', () => {
+    expect(applyPatch(doc, [{ op: 'replace', path: '/name', value: 'b' }]).name).toBe('b');
+    expect(applyPatch(doc, [{ op: 'add', path: '/labels/x', value: 'y' }]).labels).toEqual({ k: 'v', x: 'y' });
+    expect(applyPatch(doc, [{ op: 'remove', path: '/labels/k' }]).labels).toEqual({});
+    expect(applyPatch(doc, [{ op: 'add', path: '/tags', value: 'a,b' }]).tags).toBe('a,b');
+  });
+  it('takes the client\'s Python-literal string for a dict attribute', () => {
+    expect(applyPatch(doc, [{ op: 'replace', path: '/labels', value: "{'a': 'b'}" }], { dicts: ['labels'] }).labels).toEqual({ a: 'b' });
+    expect(applyPatch(doc, [{ op: 'replace', path: '/labels', value: { a: 1 } }], { dicts: ['labels'] }).labels).toEqual({ a: 1 });
+  });
+  it('refuses with Magnum\'s texts', () => {
+    expect(refusal(() => applyPatch(doc, [{ op: 'replace', path: '/uuid', value: 'x' }])).message).toBe("'/uuid' is an internal attribute and can not be updated");
+    expect(refusal(() => applyPatch(doc, [{ op: 'add', path: '/foo', value: 1 }])).message).toBe('Adding a new attribute /foo to the root of the resource is not allowed.');
+    expect(refusal(() => applyPatch(doc, [{ op: 'add', path: '/name', value: 'x' }])).message).toMatch(/has existed, please use 'replace'/);
+    expect(refusal(() => applyPatch(doc, [{ op: 'remove', path: '/public' }], { mandatory: ['public'] })).message).toBe("'/public' is a mandatory attribute and can not be removed");
+    expect(refusal(() => applyPatch(doc, [{ op: 'replace', path: '/labels', value: "{'a'" }], { dicts: ['labels'] })).status).toBe(400);
+    expect(refusal(() => applyPatch(doc, [{ op: 'remove', path: '/labels/nope' }])).message).toMatch(/can't remove a non-existent object 'nope'/);
+  });
+});
+
+describe('microversions', () => {
+  it('1.1 without a header, latest is 1.14, every service name', () => {
+    expect(requestedVersion(undefined)).toMatchObject({ major: 1, minor: 1 });
+    expect(requestedVersion('container-infra latest')).toMatchObject({ minor: 14 });
+    expect(requestedVersion('container-infrastructure-management 1.9')).toMatchObject({ minor: 9 });
+    expect(requestedVersion('compute 2.1, container-infra 1.4')).toMatchObject({ minor: 4 });
+  });
+  it('406 for a wrong service, a bad value or a version out of range', () => {
+    expect(refusal(() => requestedVersion('compute 2.1'))).toEqual({ status: 406, message: 'Invalid service type for OpenStack-API-Version header' });
+    expect(refusal(() => requestedVersion('container-infra 1.99')).status).toBe(406);
+    expect(refusal(() => requestedVersion('container-infra 1.0')).status).toBe(406);
+    expect(refusal(() => requestedVersion('container-infra one')).status).toBe(406);
+  });
+});
+
+describe('lists', () => {
+  const rows = ['c', 'a', 'b', 'd'].map((n, i) => ({ id: `0000000${i}-0000-0000-0000-000000000000`, name: n, t: i }));
+  const spec = { what: 'Cluster', url: 'http://h/v1/clusters', uuidOf: (r: typeof rows[0]) => r.id, sortable: { id: (r: typeof rows[0]) => r.t, name: (r: typeof rows[0]) => r.name } };
+  it('pages with limit and marker, next only on a full page', () => {
+    const p1 = paginate(rows, { limit: '2' }, spec);
+    expect(p1.items.map((r) => r.name)).toEqual(['c', 'a']);
+    expect(p1.next).toBe(`http://h/v1/clusters?sort_key=id&sort_dir=asc&limit=2&marker=${rows[1].id}`);
+    const p2 = paginate(rows, { limit: '2', marker: rows[1].id }, spec);
+    expect(p2.items.map((r) => r.name)).toEqual(['b', 'd']);
+    expect(p2.next).toBeUndefined();
+    expect(paginate(rows, { sort_key: 'name', sort_dir: 'desc' }, spec).items.map((r) => r.name)).toEqual(['d', 'c', 'b', 'a']);
+  });
+  it('refuses a bad limit, sort key or marker', () => {
+    expect(refusal(() => paginate(rows, { limit: '0' }, spec)).message).toBe('Limit must be positive');
+    expect(refusal(() => paginate(rows, { sort_key: 'x' }, spec)).message).toBe('The sort_key value "x" is an invalid field for sorting');
+    expect(refusal(() => paginate(rows, { marker: 'nope' }, spec)).status).toBe(400);
+    expect(refusal(() => paginate(rows, { marker: '99999999-0000-0000-0000-000000000000' }, spec)).status).toBe(404);
+  });
+});
+
+describe('request bodies, WSME style', () => {
+  it('names the unknown, read-only, missing and wrong field', () => {
+    expect(refusal(() => magnumBody(ClusterInput, { cluster_template_id: 't', foo: 1 }, { resource: 'cluster' })).message).toBe('Unknown attribute for argument cluster: foo');
+    expect(refusal(() => magnumBody(ClusterInput, { cluster_template_id: 't', status: 'x' }, { resource: 'cluster', readOnly: ['status'] })).message).toMatch(/field\/attribute status\. Value: 'x'\. Cannot set read only field/);
+    expect(refusal(() => magnumBody(ClusterTemplateInput, { coe: 'kubernetes' }, { resource: 'cluster_template' })).message).toBe("Invalid input for field/attribute image_id. Value: 'None'. Mandatory field missing.");
+    expect(refusal(() => magnumBody(ClusterInput, { cluster_template_id: 't', master_count: 0 }, { resource: 'cluster' })).message).toMatch(/^Invalid input for field\/attribute master_count\. Value: '0'\./);
+    expect(refusal(() => magnumBody(ClusterTemplateInput, { coe: 'swarm', image_id: 'i' }, { resource: 'cluster_template' })).message).toMatch(/coe\. Value: 'swarm'\. Value should be one of: kubernetes/);
+  });
+  it('treats null as absent (the client sends many)', () => {
+    expect(magnumBody(ClusterInput, { cluster_template_id: 't', keypair: null, labels: null }, { resource: 'cluster' })).toEqual({ cluster_template_id: 't' });
+  });
+  it('error titles are the first sentence', () => {
+    expect(titleOf('Cluster k8s-a could not be found.')).toBe('Cluster k8s-a could not be found');
+    expect(titleOf('Resource limit exceeded: You have reached the maximum clusters per project, 20. You may delete a cluster.')).toBe('Resource limit exceeded: You have reached the maximum clusters per project, 20');
+  });
+});
+
+describe('clusters', () => {
+  it('labels: the template\'s, the request\'s, or merged, with Magnum\'s bookkeeping', () => {
+    expect(labelsOf({ a: '1', b: '2' }, undefined, false).labels).toEqual({ a: '1', b: '2' });
+    const replaced = labelsOf({ a: '1', b: '2' }, { a: '9', c: '3' }, false);
+    expect(replaced).toEqual({ labels: { a: '9', c: '3' }, labels_overridden: { a: '9' }, labels_added: { c: '3' }, labels_skipped: { b: '2' } });
+    expect(labelsOf({ a: '1', b: '2' }, { a: '9' }, true).labels).toEqual({ a: '9', b: '2' });
+  });
+  it('the stack names each server "<nodegroup>-<index>", and failures map back to the nodegroup', () => {
+    const t = clusterStack({ clusterId: 'c1', clusterName: 'k8s', networkId: 'n', authorizedKeys: ['ssh-ed25519 AAAA k'], members: [
+      { nodegroup: 'default-master', index: 0, serverName: serverNameOf('k8s', 'c1abcdef', 'default-master', 0), imageId: 'i', flavorId: 'f' },
+      { nodegroup: 'default-worker', index: 1, serverName: serverNameOf('k8s', 'c1abcdef', 'default-worker', 1), imageId: 'i', flavorId: 'f' },
+    ] });
+    expect(Object.keys(t.template.resources as object)).toEqual(['default-master-0', 'default-worker-1']);
+    const worker = (t.template.resources as any)['default-worker-1'].properties;
+    expect(worker.name).toBe('k8s-c1abcd-default-worker-1');
+    expect(worker.user_data_format).toBe('RAW');
+    expect(worker.user_data).toMatch(/^#cloud-config\n[\s\S]*ssh_authorized_keys:\n {2}- ssh-ed25519 AAAA k/);
+    expect(worker).not.toHaveProperty('key_name');
+    expect(nodegroupsNamedIn('Resource CREATE failed: ResourceInError: resources.default-worker-1: Went to status ERROR', ['default-master', 'default-worker', 'default'])).toEqual(['default-worker']);
+    expect(serverNameOf('A_Very.Long name'.repeat(5), 'abcdef12', 'big-group', 12).length).toBeLessThanOrEqual(63);
+  });
+  it('CADF outcomes and stable event ids', () => {
+    expect(['CREATE_IN_PROGRESS', 'CREATE_COMPLETE', 'UPDATE_FAILED', 'ROLLBACK_IN_PROGRESS', 'ROLLBACK_COMPLETE'].map(outcomeOf)).toEqual(['pending', 'success', 'failure', undefined, 'success']);
+    expect(cadfEventId('op', 'CREATE_COMPLETE')).toBe(cadfEventId('op', 'CREATE_COMPLETE'));
+    expect(cadfEventId('op', 'CREATE_COMPLETE')).not.toBe(cadfEventId('op', 'CREATE_FAILED'));
+    expect(cadfEventId('op', 'x')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+  it('every operation has its own workflow type, exported by the worker bundle', () => {
+    const types = MAGNUM_OPERATIONS.map((op) => MAGNUM_CLUSTER_OPERATIONS[op].workflowType);
+    expect(new Set(types).size).toBe(MAGNUM_OPERATIONS.length);
+    for (const t of types) expect(typeof (bundle as Record<string, unknown>)[t]).toBe('function');
+    expect(MAGNUM_CLUSTER_OPERATIONS['cluster-resize'].summary({ clusterId: 'c1', clusterName: 'k8s', params: { nodegroup: 'default-worker', nodeCount: 3, nodesToRemove: ['s1'] } }))
+      .toBe('Resize default-worker of cluster k8s (c1) to 3 node(s), removing s1');
+  });
+});

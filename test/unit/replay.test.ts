@@ -1,0 +1,62 @@
+/**
+ * The replay suite: histories recorded from the end-to-end tests under
+ * earlier workflow code (test/replay/histories, see test/replay/record.ts)
+ * replay against today's workflow code. A change that would break an
+ * operation running or parked across an upgrade fails here
+ * (docs/versioning.md says how to change workflow code safely).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { LCM_OPERATIONS } from '../../engine/contracts';
+import { MAGNUM_CLUSTER_OPERATIONS, VNF_LCM_OPERATIONS } from '../../ops/registry';
+import { KUBERNETES_HOOK_WORKFLOWS } from '../../mgmt/kubernetes/hook-workflows';
+
+const DIR = path.join(__dirname, '../replay/histories');
+/** One folder per build the histories were recorded under (its commit), so every build's histories stay. */
+/** The operations there were while every one ran as the single lcmOperation type (fa1ef2b); later ones never did. */
+const UNDER_ONE_TYPE: readonly string[] = ['INSTANTIATE', 'TERMINATE', 'HEAL', 'SCALE', 'CHANGE_VNFPKG'];
+const files = fs.readdirSync(DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).sort();
+
+test('the committed histories cover every kind of operation and both parked states', () => {
+  const names = files.map((f) => path.basename(f, '.json'));
+  for (const op of LCM_OPERATIONS) {
+    const type = VNF_LCM_OPERATIONS[op].workflowType;
+    expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
+    expect([type, names.some((n) => n === `${type}-parked-failed-temp`)]).toEqual([type, true]);
+    // ... and under the one type every operation had before (operations parked across that upgrade), for those that existed then
+    if (UNDER_ONE_TYPE.includes(op)) expect([op, names.some((n) => n.startsWith(`lcmOperation-${op}`))]).toEqual([op, true]);
+  }
+  for (const child of ['rollVnfc', 'rollingChunk', 'onboard']) expect(names.some((n) => n.startsWith(child))).toBe(true);
+  // the cluster engine's workflows: the Kubernetes VNF's hook children, CA rotation, the health watch
+  for (const type of [...Object.values(KUBERNETES_HOOK_WORKFLOWS), 'rotateClusterCa', 'clusterHealth']) {
+    expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
+  }
+  // Magnum's operations, one workflow type each, the CADF delivery of events from before the outbox, and the outbox's delivery
+  for (const type of [...Object.values(MAGNUM_CLUSTER_OPERATIONS).map((o) => o.workflowType), 'deliverCadfNotification', 'deliverNotifications']) {
+    expect([type, names.some((n) => n === type || n.startsWith(`${type}-`))]).toEqual([type, true]);
+  }
+  expect(names.some((n) => n.endsWith('-parked-failed-temp'))).toBe(true);
+  expect(names.some((n) => n.endsWith('-parked-coordination'))).toBe(true);
+});
+
+test('every committed history replays against the current workflow code', async () => {
+  const histories = files.map((f) => {
+    const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));
+    // the recorded id: child workflow ids are derived from it
+    const workflowId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId;
+    if (!workflowId) throw new Error(`${f}: no workflow id in its first event`);
+    return { workflowId, history };
+  });
+  const failures: string[] = [];
+  let replayed = 0;
+  // under npm test, the very bundle every worker of the run loads (WORKFLOW_BUNDLE); alone, a bundle made here
+  const code = process.env.WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../workflows') };
+  for await (const r of Worker.runReplayHistories(code, histories)) {
+    replayed++;
+    if (r.error) failures.push(`${r.workflowId}: ${r.error.message.slice(0, 600)}`);
+  }
+  expect(failures).toEqual([]);
+  expect(replayed).toBe(files.length);
+}, 300_000);
