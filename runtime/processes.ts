@@ -1,7 +1,10 @@
 /**
  * Child processes of the product (VIM simulator, worker, scripts worker,
- * API), each a Node process running TypeScript through tsx, so any one can
- * be killed and restarted on its own (the crash-safety tests do exactly that).
+ * API), each a Node process of its own, so any one can be killed and
+ * restarted on its own (the crash-safety tests do exactly that). They run
+ * the TypeScript through tsx, or, with COMPILED_TREE set in the starting
+ * process (npm test sets it: scripts/compile-tree.ts), its compiled
+ * JavaScript with plain node.
  */
 import { spawn, ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -35,7 +38,9 @@ export function scriptsWorkerEnv(env: NodeJS.ProcessEnv, dataDir: string): NodeJ
 export interface Child { name: Component; proc: ChildProcess; exited: Promise<number | null> }
 
 export function startComponent(name: Component, env: NodeJS.ProcessEnv, stdio: 'inherit' | 'ignore' | number = 'inherit'): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, ENTRY[name])], {
+  const tree = process.env.COMPILED_TREE;
+  const args = tree ? ['--enable-source-maps', path.join(tree, ENTRY[name].replace(/\.ts$/, '.js'))] : ['--import', 'tsx', path.join(PROJECT_ROOT, ENTRY[name])];
+  const proc = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT, env, stdio: ['ignore', stdio, stdio],
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));

@@ -1,37 +1,213 @@
 /**
- * `npm test`: the type check, the whole suite on the embedded SQLite store,
- * then every test that drives the running product (through its API, its
- * worker or its store) again with the product on PostgreSQL
- * (TEST_STORE=postgres, a throw-away server the harness starts). Extra
- * arguments go to both jest runs (a file pattern narrows them).
- *   TEST_STORES=sqlite | postgres | sqlite,postgres (default)
+ * `npm test`, the full proof, in phases (docs/testing.md):
+ *   typecheck   tsc --noEmit
+ *   compile     the product compiled once to JavaScript; every component of the run starts from it (COMPILED_TREE)
+ *   bundle      the workflow bundle every worker of the run loads (WORKFLOW_BUNDLE)
+ *   unit        no server of any kind, 2 jest workers
+ *   component   servers of their own, 2 jest workers
+ *   harness     the shared product on SQLite, started once for the next two tiers
+ *   e2e         on the shared harness, 2 jest workers
+ *   pg          the files that stress the store, on a harness whose product runs on PostgreSQL; it runs
+ *               beside e2e (a child process, its own harness), one file at a time
+ *   disruptive  on the e2e tier's harness, one file at a time, last and alone
+ * Every tier runs even when an earlier one failed; the exit code says whether all passed.
+ * At the end: each phase's time, the 15 slowest files, and one line of counts.
+ *
+ *   npm test -- <pattern ...>   only the test files whose path matches (in every tier)
+ *   TEST_TIERS=unit,e2e         only these tiers (default: all of them)
+ *   TEST_STORES=postgres        with `npm run test:pg`: every e2e and disruptive file on PostgreSQL
+ *   TEST_WORKERS=1              jest workers of the parallel tiers (default 2)
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { startHarness } from '../test/harness/setup';
+import { stopHarness } from '../test/harness/teardown';
+import { bundleWorkflows } from './bundle-workflows';
+import { compileTree } from './compile-tree';
 
 const ROOT = path.resolve(__dirname, '..');
-const TEST_DIR = path.join(ROOT, 'test');
 const JEST = path.join(ROOT, 'node_modules', '.bin', 'jest');
-/** A test file drives the product when it uses these helpers (the harness's API, worker or store). */
-const DRIVES_PRODUCT = /from '\.\/support\/(api|product-store|worker-control)'/;
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, env });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+/**
+ * The files that stress the store's transactions, run again with the product on PostgreSQL
+ * (the repository contract on both dialects is test/component/store-repos.test.ts; multi-host
+ * runs its own PostgreSQL-backed hosts).
+ */
+export const PG_TIER = [
+  'test/disruptive/hostile-input.test.ts', // hostile bytes into every column (the NUL-byte 500 was found here)
+  'test/disruptive/lcm.test.ts', // op occ transactions, operator decisions, worker kills
+  'test/disruptive/notifications-delivery.test.ts', // the notification outbox
+  'test/disruptive/magnum-api.test.ts', // Magnum's fenced status writes
+];
+
+interface Phase { name: string; seconds: number; ok: boolean; detail?: string }
+interface FileTime { file: string; tier: string; store: string; seconds: number; passed: number; failed: number; skipped: number }
+
+const phases: Phase[] = [];
+const startedAt = Date.now();
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-test-run-'));
+const timingsFile = process.env.TEST_NESTED === '1' && process.env.TEST_TIMINGS_FILE ? process.env.TEST_TIMINGS_FILE : path.join(runDir, 'timings.jsonl');
+const workers = process.env.TEST_WORKERS ?? '2';
+const patterns = process.argv.slice(2);
+
+async function phase(name: string, fn: () => Promise<boolean> | boolean, detail?: () => string): Promise<boolean> {
+  console.log(`\n== ${name}`);
+  const t0 = Date.now();
+  let ok = false;
+  try {
+    ok = await fn();
+  } catch (e) {
+    console.error(`${name} failed: ${(e as Error).stack ?? e}`);
+  }
+  phases.push({ name, seconds: (Date.now() - t0) / 1000, ok, detail: detail?.() });
+  return ok;
 }
 
-const stores = (process.env.TEST_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim());
-const extra = process.argv.slice(2);
-run(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit']);
-if (stores.includes('sqlite')) run(JEST, ['--runInBand', '--forceExit', ...extra], { ...process.env, TEST_STORE: 'sqlite' });
-if (stores.includes('postgres')) {
-  const files = fs.readdirSync(TEST_DIR).filter((f) => f.endsWith('.test.ts') && DRIVES_PRODUCT.test(fs.readFileSync(path.join(TEST_DIR, f), 'utf8')))
-    // multi-host.test.ts starts its own PostgreSQL-backed hosts whatever the harness runs on
-    .filter((f) => f !== 'multi-host.test.ts').map((f) => `test/${f}`);
-  const narrowed = extra.length ? files.filter((f) => extra.some((e) => f.includes(e.replace(/^test\//, '')))) : files;
-  if (narrowed.length) {
-    console.log(`\n== the product on PostgreSQL: ${narrowed.length} test files`);
-    run(JEST, ['--runInBand', '--forceExit', ...narrowed], { ...process.env, TEST_STORE: 'postgres' });
+/**
+ * Runs a command to its end. Not spawnSync: this process is the parent of the harness's components, and
+ * its event loop must keep running to reap one a test killed (a zombie still answers kill(pid, 0), so the
+ * restarted scripts worker would take its dead predecessor for alive).
+ */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, logFile?: string): Promise<boolean> {
+  const out = logFile ? fs.openSync(logFile, 'a') : 'inherit';
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', out, out], cwd: ROOT, env });
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+}
+
+/**
+ * One jest run over a tier's project (and the given files, if any). --forceExit: an idle keep-alive socket does not
+ * hold the run open; what a file leaves running is the leak check's to find (test/harness/leak-check-environment.ts).
+ */
+function jest(projects: string[], opts: { serial?: boolean; files?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<boolean> {
+  const args = ['--selectProjects', ...projects, '--passWithNoTests', '--forceExit', opts.serial ? '--runInBand' : `--maxWorkers=${workers}`];
+  return run(JEST, [...args, ...(opts.files ?? patterns)], { ...process.env, TEST_TIMINGS_FILE: timingsFile, ...opts.env });
+}
+
+function fileTimes(): FileTime[] {
+  if (!fs.existsSync(timingsFile)) return [];
+  return fs.readFileSync(timingsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as FileTime);
+}
+
+/** The files of a tier measured so far: "20 files, 228 tests". */
+const counted = (tiers: string[], store = 'sqlite') => () => {
+  const files = fileTimes().filter((f) => tiers.includes(f.tier) && f.store === store);
+  return `${files.length} files, ${files.reduce((n, f) => n + f.passed + f.failed + f.skipped, 0)} tests`;
+};
+
+/** Starts the harness on `store`, runs `tiers` on it, stops it. */
+async function onHarness(store: 'sqlite' | 'postgres', tiers: () => Promise<void>): Promise<void> {
+  process.env.TEST_STORE = store;
+  const up = await phase(`harness start (${store})`, async () => { await startHarness(); return true; });
+  if (!up) return;
+  process.env.HARNESS = 'external';
+  try {
+    await tiers();
+  } finally {
+    await phase(`harness stop (${store})`, async () => { await stopHarness(); return true; });
+    delete process.env.HARNESS;
   }
 }
+
+function summary(): boolean {
+  const files = fileTimes();
+  const pad = (s: string, n: number) => s.padEnd(n);
+  console.log('\n== phases');
+  for (const p of phases) console.log(`  ${pad(p.name, 26)} ${p.seconds.toFixed(0).padStart(5)} s  ${p.ok ? 'ok    ' : 'FAILED'}${p.detail ? `  ${p.detail}` : ''}`);
+  console.log(`  ${pad('wall clock', 26)} ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(5)} s  (pg ran beside e2e)`);
+  console.log('\n== the 15 slowest files');
+  for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+    console.log(`  ${f.seconds.toFixed(1).padStart(7)} s  ${pad(f.tier, 10)} ${pad(f.store, 8)} ${f.file}${f.failed ? '  FAILED' : ''}`);
+  }
+  fs.mkdirSync(path.join(ROOT, '.test-timings'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, '.test-timings', 'last-run.json'), JSON.stringify({ at: new Date().toISOString(), wallSeconds: (Date.now() - startedAt) / 1000, phases, files }, null, 2));
+  const sum = (k: 'passed' | 'failed' | 'skipped') => files.reduce((n, f) => n + f[k], 0);
+  const ok = phases.every((p) => p.ok);
+  // the plain closing line CI reads; a phase that failed outside jest counts as a failure too
+  console.log(`\ntests: ${sum('passed')} passed, ${sum('failed') + (ok || sum('failed') ? 0 : 1)} failed, ${sum('skipped')} skipped`);
+  return ok;
+}
+
+/**
+ * This script again in a child process, with a harness of its own (its product shares nothing with this one's
+ * but the machine): the pg tier beside e2e, and the second lane of the disruptive tier. Its output goes to a
+ * log, printed when it is done.
+ */
+async function inChild(name: string, files: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+  const log = path.join(runDir, `${name.replace(/\W+/g, '-')}.log`);
+  const ok = await run(process.execPath, ['--import', 'tsx', path.join(__dirname, 'test.ts'), ...files], {
+    ...process.env, TEST_NESTED: '1', TEST_TIMINGS_FILE: timingsFile, HARNESS: '', PRODUCT_STATE: '', API_URL: '', ...env,
+  }, log);
+  console.log(`\n== ${name} (its output)\n${fs.readFileSync(log, 'utf8')}`);
+  return ok;
+}
+
+/**
+ * The disruptive files in two lanes of about equal length (longest first, each to the shorter lane), by the
+ * last run's file times when there are any, else by file size.
+ */
+function disruptiveLanes(): [string[], string[]] {
+  const dir = path.join(ROOT, 'test', 'disruptive');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => `test/disruptive/${f}`)
+    .filter((f) => !patterns.length || patterns.some((p) => f.includes(p.replace(/^test\//, ''))));
+  const last = path.join(ROOT, '.test-timings', 'last-run.json');
+  const seconds = new Map<string, number>(fs.existsSync(last) ? (JSON.parse(fs.readFileSync(last, 'utf8')).files as FileTime[]).filter((f) => f.store === 'sqlite').map((f) => [f.file, f.seconds]) : []);
+  const weight = (f: string) => seconds.get(f) ?? fs.statSync(path.join(ROOT, f)).size / 100;
+  const lanes: [string[], string[]] = [[], []];
+  const load = [0, 0];
+  for (const f of files.sort((a, b) => weight(b) - weight(a))) {
+    const i = load[0] <= load[1] ? 0 : 1;
+    lanes[i].push(f);
+    load[i] += weight(f);
+  }
+  return lanes;
+}
+
+async function main(): Promise<void> {
+  const tiers = (process.env.TEST_TIERS ?? 'unit,component,e2e,disruptive,pg').split(',').map((t) => t.trim());
+  const pgOnly = process.env.TEST_STORES === 'postgres';
+  // a nested run (pgTierBeside) gets the compiled tree, the bundle and the timings file of its parent
+  const nested = process.env.TEST_NESTED === '1';
+  if (!nested) {
+    await phase('typecheck', () => run(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit']));
+    const tree = path.join(runDir, 'tree');
+    await phase('compile components', () => compileTree(tree) > 0);
+    process.env.COMPILED_TREE = tree;
+    const bundle = path.join(runDir, 'workflow-bundle.js');
+    await phase('bundle workflows', async () => { await bundleWorkflows(bundle); return true; });
+    process.env.WORKFLOW_BUNDLE = bundle;
+  }
+  if (pgOnly) {
+    await onHarness('postgres', async () => {
+      await phase('pg', () => jest(['e2e', 'disruptive'], { serial: true }), counted(['e2e', 'disruptive'], 'postgres'));
+    });
+  } else {
+    if (tiers.includes('unit')) await phase('unit', () => jest(['unit'], { env: { HARNESS: 'off' } }), counted(['unit']));
+    if (tiers.includes('component')) await phase('component', () => jest(['component'], { env: { HARNESS: 'off' } }), counted(['component']));
+    const pgFiles = PG_TIER.filter((f) => !patterns.length || patterns.some((p) => f.includes(p.replace(/^test\//, ''))));
+    const pg = tiers.includes('pg') && pgFiles.length
+      ? phase('pg (beside e2e)', () => inChild('pg tier', pgFiles, { TEST_STORES: 'postgres', VIMSIM_ADDRESS_BLOCK: '64' }), counted(['e2e', 'disruptive'], 'postgres')) : undefined;
+    if (tiers.includes('e2e') || tiers.includes('disruptive')) {
+      await onHarness('sqlite', async () => {
+        if (tiers.includes('e2e')) await phase('e2e', () => jest(['e2e']), counted(['e2e']));
+        await pg;
+        if (!tiers.includes('disruptive')) return;
+        // each disruptive file alone on its harness: two lanes, this harness and a second one of its own
+        const [here, beside] = process.env.TEST_LANES === '1' ? [patterns, []] : disruptiveLanes();
+        const second = beside.length ? inChild('disruptive, second lane', beside, { TEST_TIERS: 'disruptive', TEST_LANES: '1', VIMSIM_ADDRESS_BLOCK: '128' }) : Promise.resolve(true);
+        const first = here.length ? jest(['disruptive'], { serial: true, files: here }) : Promise.resolve(true);
+        await phase('disruptive (2 lanes)', async () => (await Promise.all([first, second])).every(Boolean), counted(['disruptive']));
+      });
+    }
+    await pg;
+  }
+  const ok = nested ? phases.every((p) => p.ok) : summary();
+  fs.rmSync(runDir, { recursive: true, force: true });
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });

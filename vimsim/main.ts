@@ -23,6 +23,13 @@ const SshUsersEnv = z.array(
   }),
 );
 
+/** VIMSIM_ADDRESS_BLOCK: 0-250, where the seeded subnets' address pools start (127.20.<block>.2). */
+function addressBlock(): number {
+  const block = intFromEnv('VIMSIM_ADDRESS_BLOCK', 0);
+  if (block < 0 || block > 250) throw new Error(`VIMSIM_ADDRESS_BLOCK must be 0-250, not ${block}`);
+  return block;
+}
+
 async function main(): Promise<void> {
   const logger = pino({ name: 'vimsim', level: process.env.VIMSIM_LOG_LEVEL ?? 'info' });
   const authUrl = process.env.VIMSIM_AUTH_URL;
@@ -42,6 +49,7 @@ async function main(): Promise<void> {
         projectName: process.env.VIMSIM_SERVICE_PROJECT || 'service',
       },
       seedProject: process.env.VIMSIM_SEED_PROJECT || 'admin',
+      addressBlock: addressBlock(),
       sshPort,
       sshUsers,
       kube: {

@@ -44,6 +44,8 @@ export interface VimSimOptions {
   sshUsers?: SshUser[];
   /** Project (by name) owning the seeded networks and images; resolved through Keystone. */
   seedProject?: string;
+  /** Third octet where the seeded subnets' address pools start (0: 127.20.0.2), for simulators side by side. */
+  addressBlock?: number;
   /** Real Kubernetes control planes (vimsim/kube): the binaries and the timings tests shorten. */
   kube?: Partial<Omit<KubeSettings, 'dir'>>;
 }
@@ -86,7 +88,7 @@ async function resolveSeedOwner(auth: KeystoneAuth, store: Store, project: strin
 
 export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultLogger()): Promise<VimSim> {
   const store = Store.open(path.join(opts.dataDir, 'vimsim'), (err) => logger.error({ err }, 'commit listener failed'));
-  applySeed(store);
+  applySeed(store, opts.addressBlock ?? 0);
   const stats = new Stats();
   const faults = new Faults();
   const auth = new KeystoneAuth(opts.auth);

@@ -95,17 +95,24 @@ function network(n: (typeof NETWORKS)[number], now: string): NetworkRecord {
   };
 }
 
-function subnet(n: (typeof NETWORKS)[number], now: string): SubnetRecord {
+/** The subnet, its allocation pool starting at the third octet `block` (127.20.<block>.2): see applySeed. */
+function subnet(n: (typeof NETWORKS)[number], now: string, block: number): SubnetRecord {
+  const start = block ? n.start.replace(/\.0\.2$/, `.${block}.2`) : n.start;
   return {
     id: stableUuid(`vimsim-subnet:${n.subnet}`), name: n.subnet, project_id: UNRESOLVED_OWNER, description: '', tags: [], created_at: now,
     updated_at: now, revision_number: 0, network_id: n.id, ip_version: 4, cidr: n.cidr, gateway_ip: n.gateway,
-    allocation_pools: [{ start: n.start, end: n.end }], enable_dhcp: true, dns_nameservers: [], host_routes: [],
+    allocation_pools: [{ start, end: n.end }], enable_dhcp: true, dns_nameservers: [], host_routes: [],
     ipv6_ra_mode: null, ipv6_address_mode: null, subnetpool_id: null, segment_id: null,
   };
 }
 
-/** Adds whatever of the seed is missing (a deleted seed image or network comes back at the next start). */
-export function applySeed(store: Store): void {
+/**
+ * Adds whatever of the seed is missing (a deleted seed image or network comes back at the next start).
+ * `addressBlock` moves the start of the seeded subnets' allocation pools to 127.2x.<block>.2: simulators
+ * running side by side on one machine (each with its own control planes on fixed ports of its servers'
+ * addresses) then hand out different addresses.
+ */
+export function applySeed(store: Store, addressBlock = 0): void {
   const now = isoSeconds();
   store.tx(() => {
     for (const f of SEED_FLAVORS) if (!store.get('flavors', f.id)) store.put('flavors', f);
@@ -113,7 +120,7 @@ export function applySeed(store: Store): void {
     for (const [name, props] of IMAGES) if (!store.get('images', seedImageId(name))) store.put('images', image(name, props, now));
     for (const n of NETWORKS) {
       if (!store.get('networks', n.id)) store.put('networks', network(n, now));
-      const s = subnet(n, now);
+      const s = subnet(n, now, addressBlock);
       if (!store.get('subnets', s.id)) store.put('subnets', s);
     }
   });
