@@ -53,6 +53,7 @@ const workers = process.env.TEST_WORKERS ?? '2';
 const patterns = process.argv.slice(2);
 
 async function phase(name: string, fn: () => Promise<boolean> | boolean, detail?: () => string): Promise<boolean> {
+  if (stopping) return false;
   console.log(`\n== ${name}`);
   const t0 = Date.now();
   let ok = false;
@@ -74,10 +75,36 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, 
   const out = logFile ? fs.openSync(logFile, 'a') : 'inherit';
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: ['ignore', out, out], cwd: ROOT, env });
-    child.once('error', () => resolve(false));
-    child.once('exit', (code) => resolve(code === 0));
+    running.add(child);
+    child.once('error', () => { running.delete(child); resolve(false); });
+    child.once('exit', (code) => { running.delete(child); resolve(code === 0); });
   });
 }
+
+const running = new Set<ReturnType<typeof spawn>>();
+let harnessUp = false;
+let stopping = false; // a signal came: no phase starts, and the signal's handler stops the harness
+
+/**
+ * Ctrl-C or a CI timeout: the harness's components are this process's children but not in its process group's
+ * foreground, and would outlive it. Stop the runs under way (a nested run stops its own harness the same way),
+ * then this process's harness, then exit.
+ */
+function stopOnSignal(signal: NodeJS.Signals): void {
+  stopping = true;
+  console.error(`\n== ${signal}: stopping the runs under way and the harness`);
+  for (const child of running) child.kill('SIGTERM');
+  const exited = [...running].map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r))));
+  const deadline = new Promise((r) => setTimeout(r, 60_000).unref());
+  void Promise.race([Promise.all(exited), deadline])
+    .then(() => (harnessUp ? stopHarness() : undefined))
+    .finally(() => {
+      fs.rmSync(runDir, { recursive: true, force: true });
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+}
+process.once('SIGINT', stopOnSignal);
+process.once('SIGTERM', stopOnSignal);
 
 /**
  * One jest run over a tier's project (and the given files, if any). --forceExit: an idle keep-alive socket does not
@@ -99,17 +126,21 @@ const counted = (tiers: string[], store = 'sqlite') => () => {
   return `${files.length} files, ${files.reduce((n, f) => n + f.passed + f.failed + f.skipped, 0)} tests`;
 };
 
-/** Starts the harness on `store`, runs `tiers` on it, stops it. */
+/** Starts the harness on `store`, runs `tiers` on it (when it started), stops it (what of it started). */
 async function onHarness(store: 'sqlite' | 'postgres', tiers: () => Promise<void>): Promise<void> {
   process.env.TEST_STORE = store;
-  const up = await phase(`harness start (${store})`, async () => { await startHarness(); return true; });
-  if (!up) return;
-  process.env.HARNESS = 'external';
+  harnessUp = true; // from here a signal's handler stops it
   try {
-    await tiers();
+    if (await phase(`harness start (${store})`, async () => { await startHarness(); return true; })) {
+      process.env.HARNESS = 'external';
+      await tiers();
+    }
   } finally {
-    await phase(`harness stop (${store})`, async () => { await stopHarness(); return true; });
     delete process.env.HARNESS;
+    if (!stopping) {
+      await phase(`harness stop (${store})`, async () => { await stopHarness(); return true; });
+      harnessUp = false;
+    }
   }
 }
 
@@ -205,6 +236,7 @@ async function main(): Promise<void> {
     }
     await pg;
   }
+  if (stopping) return; // the signal's handler stops the harness and exits
   const ok = nested ? phases.every((p) => p.ok) : summary();
   fs.rmSync(runDir, { recursive: true, force: true });
   process.exit(ok ? 0 : 1);

@@ -11,7 +11,9 @@ export default async function teardown(): Promise<void> {
 
 /** Stops every component of the harness this process started (including restarted workers). */
 export async function stopHarness(): Promise<void> {
-  const s = readState();
+  // no state yet (stopped while starting): what did start is in the globals below
+  const s = fs.existsSync(process.env.PRODUCT_STATE ?? '') ? readState() : undefined;
+  if (!s) return stopServers(undefined);
   for (const pid of Object.values(s.pids)) {
     try { process.kill(pid, 'SIGTERM'); } catch { /* already gone */ }
   }
@@ -27,12 +29,18 @@ export async function stopHarness(): Promise<void> {
     const written = await recordHistories(s.temporalAddress, path.resolve(process.env.RECORD_HISTORIES));
     console.log(`recorded ${written.length} new histories: ${written.join(', ')}`);
   }
+  await stopServers(s.dataDir);
+}
+
+/** The dev server, the embedded cloud and PostgreSQL of this process's harness; then its data directory. */
+async function stopServers(dataDir: string | undefined): Promise<void> {
   const cloud = (globalThis as Record<string, unknown>).__cloud as { stop(): Promise<void> } | undefined;
   await cloud?.stop();
   const temporal = (globalThis as Record<string, unknown>).__temporal as { stop(): Promise<void> } | undefined;
   await temporal?.stop();
   const postgres = (globalThis as Record<string, unknown>).__postgres as { stop(): void } | undefined;
   postgres?.stop();
-  if (process.env.KEEP_TEST_DATA) console.log(`test data kept in ${s.dataDir}`);
-  else fs.rmSync(s.dataDir, { recursive: true, force: true });
+  if (!dataDir) return;
+  if (process.env.KEEP_TEST_DATA) console.log(`test data kept in ${dataDir}`);
+  else fs.rmSync(dataDir, { recursive: true, force: true });
 }
