@@ -59,6 +59,11 @@ export interface SqlStore {
   close(): Promise<void>;
 }
 
+/** A transaction's queries as a store, for repository functions called inside it: their `read` and `tx` join the transaction. */
+export function within(q: Q): SqlStore {
+  return { dialect: q.dialect, read: (fn) => fn(q), tx: (fn) => fn(q), close: async () => undefined };
+}
+
 export interface Store extends SqlStore {
   /** Package content (zips, package files): in this database or a directory (PACKAGE_STORE). */
   readonly content: ContentStore;

@@ -2,7 +2,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { NodeStep } from '../../../cluster/model';
 import type * as schema from '../schema';
-import type { Store } from '../store';
+import type { SqlStore, Store } from '../store';
 import { first } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 
@@ -12,7 +12,7 @@ export type ClusterNodeRow = typeof schema.clusterNodes.$inferSelect;
 export type ClusterNodeInsert = typeof schema.clusterNodes.$inferInsert;
 export type ClusterPkiRow = typeof schema.clusterPki.$inferSelect;
 
-export function clusterById(store: Store, id: string): Promise<ClusterRow | undefined> {
+export function clusterById(store: SqlStore, id: string): Promise<ClusterRow | undefined> {
   return store.read(({ db, t }) => first(db.select().from(t.clusters).where(eq(t.clusters.id, id)).limit(1)));
 }
 
@@ -48,7 +48,7 @@ export function deleteCluster(store: Store, id: string): Promise<void> {
   return store.read(async ({ db, t }) => { await db.delete(t.clusters).where(eq(t.clusters.id, id)); });
 }
 
-export function clusterNodes(store: Store, clusterId: string): Promise<ClusterNodeRow[]> {
+export function clusterNodes(store: SqlStore, clusterId: string): Promise<ClusterNodeRow[]> {
   return store.read(({ db, t }) => db.select().from(t.clusterNodes).where(eq(t.clusterNodes.clusterId, clusterId)));
 }
 

@@ -5,7 +5,7 @@
  */
 import { clusterById, clusterNodes, type ClusterNodeRow, type ClusterRow } from '../../../common/db/repos/clusters';
 import { nodegroupsOf, type MagnumClusterRow, type NodegroupRow } from '../../../common/db/repos/magnum/clusters';
-import type { Store } from '../../../common/db';
+import type { SqlStore } from '../../../common/db/store';
 import { isFailed } from '../../../model/magnum/status';
 
 export interface ClusterFacts {
@@ -15,7 +15,7 @@ export interface ClusterFacts {
   nodes: ClusterNodeRow[];
 }
 
-export async function clusterFacts(db: Store, row: MagnumClusterRow): Promise<ClusterFacts> {
+export async function clusterFacts(db: SqlStore, row: MagnumClusterRow): Promise<ClusterFacts> {
   const [nodegroups, engine, nodes] = await Promise.all([nodegroupsOf(db, row.id), clusterById(db, row.id), clusterNodes(db, row.id)]);
   return { row, nodegroups, engine, nodes };
 }

@@ -5,27 +5,18 @@
  */
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type * as schema from '../../schema';
-import type { Q, Store } from '../../store';
+import type { Q, SqlStore, Store } from '../../store';
 import { first } from '../rows';
 
 export type CadfRow = typeof schema.cadfEvents.$inferSelect;
 export type CadfInsert = typeof schema.cadfEvents.$inferInsert;
 
-/**
- * Records the event once (its id is derived from the operation and the
- * status it reports) and, in the same transaction, whatever `alsoIn` writes
- * with it (its deliveries, queued in the notification outbox). True when
- * this call recorded it.
- */
-export function insertCadfEvent(store: Store, row: CadfInsert, alsoIn?: (q: Q) => Promise<unknown>): Promise<boolean> {
-  return store.tx(async (q) => {
-    const added = await q.db.insert(q.t.cadfEvents).values(row).onConflictDoNothing().returning({ id: q.t.cadfEvents.id });
-    if (added.length && alsoIn) await alsoIn(q);
-    return added.length > 0;
-  });
+/** Inside the caller's transaction: records the event once (its id is derived from the operation and the status it reports); true when this call recorded it. */
+export async function insertCadfEventIn({ db, t }: Q, row: CadfInsert): Promise<boolean> {
+  return (await db.insert(t.cadfEvents).values(row).onConflictDoNothing().returning({ id: t.cadfEvents.id })).length > 0;
 }
 
-export function cadfEventById(store: Store, id: string): Promise<CadfRow | undefined> {
+export function cadfEventById(store: SqlStore, id: string): Promise<CadfRow | undefined> {
   return store.read(({ db, t }) => first(db.select().from(t.cadfEvents).where(eq(t.cadfEvents.id, id)).limit(1)));
 }
 

@@ -7,7 +7,7 @@
  */
 import { and, count, eq } from 'drizzle-orm';
 import type * as schema from '../../schema';
-import type { Q, Store } from '../../store';
+import type { Q, SqlStore, Store } from '../../store';
 import { first } from '../rows';
 import { owned, ownedAnd, type Scope } from '../scope';
 
@@ -25,7 +25,7 @@ export function magnumClusters(store: Store, scope: Scope): Promise<MagnumCluste
   return store.read(({ db, t }) => db.select().from(t.magnumClusters).where(owned(t.magnumClusters.projectId, scope)).orderBy(t.magnumClusters.createdAt));
 }
 
-export function magnumClusterById(store: Store, id: string, scope?: Scope): Promise<MagnumClusterRow | undefined> {
+export function magnumClusterById(store: SqlStore, id: string, scope?: Scope): Promise<MagnumClusterRow | undefined> {
   return store.read(({ db, t }) => first(db.select().from(t.magnumClusters)
     .where(scope ? ownedAnd(t.magnumClusters.projectId, scope, eq(t.magnumClusters.id, id)) : eq(t.magnumClusters.id, id)).limit(1)));
 }
@@ -34,7 +34,7 @@ export function clustersOfTemplate(store: Store, templateId: string): Promise<Ma
   return store.read(({ db, t }) => db.select().from(t.magnumClusters).where(eq(t.magnumClusters.templateId, templateId)));
 }
 
-export function nodegroupsOf(store: Store, clusterId: string): Promise<NodegroupRow[]> {
+export function nodegroupsOf(store: SqlStore, clusterId: string): Promise<NodegroupRow[]> {
   return store.read(({ db, t }) => db.select().from(t.magnumNodegroups).where(eq(t.magnumNodegroups.clusterId, clusterId)).orderBy(t.magnumNodegroups.id));
 }
 

@@ -1,12 +1,13 @@
 /**
  * Durable CADF delivery on the notification outbox (notify/): the event is
- * written to the audit log (cadf_events) and, in the same transaction, one
- * outbox row per configured webhook (ordering key cadf:<sink>, so a sink
- * gets the events in order); after the commit each sink's delivery workflow
- * is woken. The event's id is stable (operation and status), the activity
- * that records the status returns only once both steps are done, and a
- * re-run finds the event recorded and only wakes what is still
- * undispatched: a crash at any point loses and duplicates nothing.
+ * written to the audit log (cadf_events) and one outbox row per configured
+ * webhook (ordering key cadf:<sink>, so a sink gets the events in order) in
+ * the transaction that writes the status it reports (recordCadfIn); after
+ * the commit each sink's delivery workflow is woken (wakeCadf). The event's
+ * id is stable (operation and status) and a re-run finds it recorded and
+ * only wakes what is still undispatched: a crash at any point loses and
+ * duplicates nothing, also when another operation supersedes the one that
+ * crashed (its retried status write is fenced off).
  *
  * deliverCadfNotification and its two activities below deliver the events
  * recorded before the outbox (their per-sink state in cadf_events.deliveries),
@@ -15,9 +16,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ActivityDeps } from '../../../../activities/deps';
-import { cadfEventById, insertCadfEvent, recordCadfDelivery } from '../../../../common/db/repos/magnum/cadf';
+import type { Config } from '../../../../common/config';
+import { within, type Q } from '../../../../common/db/store';
+import { cadfEventById, insertCadfEventIn, recordCadfDelivery } from '../../../../common/db/repos/magnum/cadf';
 import type { MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
-import { queueIn } from '../../../../common/db/repos/notifications';
+import { queueIn, type OutboxRow } from '../../../../common/db/repos/notifications';
 import { showUrl } from '../../../../common/outbound';
 import { redactString } from '../../../../common/secrets';
 import { request } from '../../../../infra/openstack/http';
@@ -29,32 +32,37 @@ import { clusterFacts } from '../cluster-facts';
 export const CADF_DELIVERY_WORKFLOW = 'deliverCadfNotification';
 export const cadfWorkflowId = (eventId: string) => `cadf-${eventId}`;
 
-export async function emitCadf(deps: ActivityDeps, e: { row: MagnumClusterRow; operationId: string; status: string; action: 'create' | 'update' | 'delete' }): Promise<void> {
+/** What is left to do after the commit: wake the sinks of the rows queued, or of what an earlier run queued. */
+export interface CadfRecorded { id: string; queued: OutboxRow[]; recordedBeforeOutbox: boolean; summary: string }
+
+/** Inside the status write's transaction, the cluster row as written: the event and its outbox rows, unless a run before this one recorded them. */
+export async function recordCadfIn(q: Q, cfg: Config, e: { row: MagnumClusterRow; operationId: string; status: string; action: 'create' | 'update' | 'delete' }): Promise<CadfRecorded | undefined> {
   const outcome = outcomeOf(e.status);
-  if (!outcome) return;
+  if (!outcome) return undefined;
   const id = cadfEventId(e.operationId, e.status);
-  const sinks = deps.cfg.magnum.notificationWebhooks;
-  const client = Context.current().client;
-  const recorded = await cadfEventById(deps.db, id);
-  if (recorded) {
-    // recorded before the outbox (its sinks on the event): its own workflow delivers it, started as that code did
-    if (Object.keys(recorded.deliveries).length) await startLegacyDelivery(id, `CADF magnum.cluster.${e.action} ${outcome} of cluster ${e.row.name} (${e.row.id})`);
-    else await dispatchPending(client, deps.cfg.taskQueue, deps.db, [id]);
-    return;
-  }
-  const notification = cadfNotification({ id, action: e.action, outcome, facts: await clusterFacts(deps.db, e.row), host: deps.cfg.magnum.publisherHost, at: new Date() });
-  let queued: Awaited<ReturnType<typeof queueIn>> = [];
-  await insertCadfEvent(deps.db, {
+  const summary = `CADF magnum.cluster.${e.action} ${outcome} of cluster ${e.row.name} (${e.row.id})`;
+  const recorded = await cadfEventById(within(q), id);
+  // recorded before the outbox, its sinks are on the event
+  if (recorded) return { id, queued: [], recordedBeforeOutbox: Object.keys(recorded.deliveries).length > 0, summary };
+  const notification = cadfNotification({ id, action: e.action, outcome, facts: await clusterFacts(within(q), e.row), host: cfg.magnum.publisherHost, at: new Date() });
+  await insertCadfEventIn(q, {
     id, clusterId: e.row.id, projectId: e.row.projectId, eventType: String(notification.event_type), outcome, notification, deliveries: {},
     createdAt: new Date().toISOString(),
-  }, async (q) => {
-    queued = await queueIn(q, sinks.map((url, sink) => ({
-      // a row per sink; every copy carries the event's message_id, by which receivers drop duplicates
-      id: `${id}-${sink}`, kind: 'cadf' as const, projectId: e.row.projectId, sourceId: id, orderingKey: cadfOrderingKey(sink), sink,
-      destination: showUrl(url), notificationType: String(notification.event_type), payload: notification,
-    })));
   });
-  await dispatch(client, deps.cfg.taskQueue, deps.db, queued);
+  const queued = await queueIn(q, cfg.magnum.notificationWebhooks.map((url, sink) => ({
+    // a row per sink; every copy carries the event's message_id, by which receivers drop duplicates
+    id: `${id}-${sink}`, kind: 'cadf' as const, projectId: e.row.projectId, sourceId: id, orderingKey: cadfOrderingKey(sink), sink,
+    destination: showUrl(url), notificationType: String(notification.event_type), payload: notification,
+  })));
+  return { id, queued, recordedBeforeOutbox: false, summary };
+}
+
+/** After the commit: the sinks' delivery workflows woken (an event from before the outbox: its own workflow, started as that code did). */
+export async function wakeCadf(deps: ActivityDeps, r: CadfRecorded): Promise<void> {
+  const client = Context.current().client;
+  if (r.recordedBeforeOutbox) await startLegacyDelivery(r.id, r.summary);
+  else if (r.queued.length) await dispatch(client, deps.cfg.taskQueue, deps.db, r.queued);
+  else await dispatchPending(client, deps.cfg.taskQueue, deps.db, [r.id]);
 }
 
 async function startLegacyDelivery(eventId: string, summary: string): Promise<void> {

@@ -2,21 +2,25 @@
  * recordClusterStatus, the activity engine/magnum-status.ts records every
  * phase with: the cluster's status and reason, the status of the nodegroups
  * the operation changes (a failure goes to the nodegroups its reason names:
- * a Heat resource "<nodegroup>-<n>" or a node of the group), the CADF
- * notification of the change, and at the end of a delete the rows
- * themselves. Only the workflow the cluster row names as its operation may
- * write (the fence): a superseded one's late write changes nothing.
+ * a Heat resource "<nodegroup>-<n>" or a node of the group) and the CADF
+ * notification of the change, all in one transaction; then the sinks are
+ * woken and, at the end of a delete, the rows removed. Only the workflow
+ * the cluster row names as its operation may write (the fence): a
+ * superseded one's late write changes nothing.
  */
 import { Context } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
 import type { ActivityDeps } from '../../../../activities/deps';
 import { clusterNodes } from '../../../../common/db/repos/clusters';
-import { deleteMagnumCluster, magnumClusterById, writeFenced, type MagnumClusterRow, type NodegroupRow } from '../../../../common/db/repos/magnum/clusters';
+import { deleteMagnumCluster, magnumClusterById, writeFenced, type NodegroupRow } from '../../../../common/db/repos/magnum/clusters';
+import { within } from '../../../../common/db/store';
 import { redactString } from '../../../../common/secrets';
 import type { ClusterStatusRecord } from '../../../../engine/magnum-status';
 import { cadfActionOf, isFailed, type ClusterStatus, type MagnumOperation } from '../../../../model/magnum/status';
 import { nodegroupsNamedIn } from '../heat-template';
-import { emitCadf } from './cadf';
+import { dispatchPending } from '../../../../notify/dispatch';
+import { cadfEventId } from '../cadf';
+import { recordCadfIn, wakeCadf, type CadfRecorded } from './cadf';
 
 /** The nodegroups' own action: a nodegroup made or removed by the operation is CREATE_* or DELETE_* while the cluster is UPDATE_*. */
 function nodegroupAction(op: MagnumOperation): string {
@@ -33,7 +37,7 @@ function namedGroups(reason: string, groups: NodegroupRow[], nodes: { name: stri
 }
 
 export function statusActivities(deps: ActivityDeps) {
-  const { db, log } = deps;
+  const { db, cfg, log } = deps;
   return {
     async recordClusterStatus({ clusterId, status, statusReason }: ClusterStatusRecord): Promise<void> {
       const operationId = Context.current().info.workflowExecution?.workflowId ?? '';
@@ -41,25 +45,31 @@ export function statusActivities(deps: ActivityDeps) {
       const nodes = await clusterNodes(db, clusterId);
       const now = new Date().toISOString();
       let removeCluster = false;
-      const cluster = await writeFenced(db, clusterId, operationId, async ({ db: q, t }, c, groups) => {
-        await q.update(t.magnumClusters).set({ status: status as ClusterStatus, statusReason: reason, updatedAt: now }).where(eq(t.magnumClusters.id, clusterId));
+      let cadf: CadfRecorded | undefined;
+      // the status and its CADF event in one transaction: a crash between them would lose the event once another operation fences this one off
+      const cluster = await writeFenced(db, clusterId, operationId, async (q, c, groups) => {
+        const { db: tx, t } = q;
+        await tx.update(t.magnumClusters).set({ status: status as ClusterStatus, statusReason: reason, updatedAt: now }).where(eq(t.magnumClusters.id, clusterId));
         const mine = groups.filter((g) => c.opNodegroups.includes(g.id));
         const ngStatus = status.replace(/^(CREATE|UPDATE|DELETE)_/, `${nodegroupAction(c.operation)}_`) as ClusterStatus;
         const named = isFailed(status) && reason ? namedGroups(reason, mine, nodes) : [];
         for (const g of mine) {
           const why = !isFailed(status) ? null : !named.length || named.includes(g.name) ? reason : `not completed: ${named.join(', ')} failed`;
-          if (c.operation === 'nodegroup-delete' && status === 'UPDATE_COMPLETE') await q.delete(t.magnumNodegroups).where(eq(t.magnumNodegroups.id, g.id));
-          else await q.update(t.magnumNodegroups).set({ status: ngStatus, statusReason: why, updatedAt: now }).where(eq(t.magnumNodegroups.id, g.id));
+          if (c.operation === 'nodegroup-delete' && status === 'UPDATE_COMPLETE') await tx.delete(t.magnumNodegroups).where(eq(t.magnumNodegroups.id, g.id));
+          else await tx.update(t.magnumNodegroups).set({ status: ngStatus, statusReason: why, updatedAt: now }).where(eq(t.magnumNodegroups.id, g.id));
         }
         removeCluster = c.operation === 'cluster-delete' && status === 'DELETE_COMPLETE';
+        const action = cadfActionOf(c.operation);
+        const written = await magnumClusterById(within(q), clusterId);
+        cadf = action && written ? await recordCadfIn(q, cfg, { row: written, operationId, status, action }) : undefined;
       });
       if (!cluster) {
         log.info({ clusterId, operationId, status }, 'status of a superseded operation not recorded');
+        // a run of this activity before the operation was superseded may have committed the status and its event, then died before waking the sinks
+        await dispatchPending(Context.current().client, cfg.taskQueue, db, [cadfEventId(operationId, status)]);
         return;
       }
-      const fresh = (await magnumClusterById(db, clusterId)) as MagnumClusterRow;
-      const action = cadfActionOf(cluster.operation);
-      if (action) await emitCadf(deps, { row: fresh, operationId, status, action });
+      if (cadf) await wakeCadf(deps, cadf);
       if (removeCluster) {
         await deleteMagnumCluster(db, clusterId);
         log.info({ clusterId }, 'Magnum cluster deleted');
