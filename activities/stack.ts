@@ -30,7 +30,7 @@ export interface StackTarget {
  * or the level at instantiate), from its package or another one.
  */
 export async function stackSpecFor(deps: ActivityDeps, opOccId: string, { counts, layout, packageId, connectivity }: StackTarget = {}): Promise<StackSpec> {
-  const { db, box } = deps;
+  const { db, box, cfg } = deps;
   const op = await loadOpOcc(db, opOccId);
   const { inst, flavour: current } = await flavourOf(db, box, op);
   const vnfd = await loadVnfd(db, packageId ?? inst.vnfPkgId);
@@ -42,7 +42,8 @@ export async function stackSpecFor(deps: ActivityDeps, opOccId: string, { counts
     ?? (counts ? resizeLayout(now(), counts) : op.operation === 'INSTANTIATE' ? layoutOf(vduCountsForLevel(flavour, input.instantiationLevelId)) : now());
   const files = await baseHotFiles(db, packageId ?? inst.vnfPkgId);
   try {
-    return buildStack(vnfd, flavour, files, input, target);
+    // the policy again: HEAT_RESOURCE_TYPES may have changed since the API's precheck
+    return buildStack(vnfd, flavour, files, input, target, cfg.heatResourceTypes);
   } catch (e) {
     throw ApplicationFailure.nonRetryable(`cannot build the Heat template: ${(e as Error).message}`, 'InvalidInput');
   }

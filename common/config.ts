@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
 import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-store/types';
+import { resourceTypesFromSetting } from '../infra/hot/resource-policy';
 
 /** A non-negative integer from the environment, or the default when unset. */
 export function intFromEnv(name: string, dflt: number): number {
@@ -102,6 +103,8 @@ export interface Config {
   heatPollMs: number;
   /** The longest interval between two Heat polls: the interval grows x1.5 per poll up to it. */
   heatPollMaxMs: number;
+  /** HEAT_RESOURCE_TYPES: the resource types a VNF package's templates may use (infra/hot/resource-policy.ts). */
+  heatResourceTypes: string[];
   logLevel: string;
   /** SSH port of VNFCs for Mgmt Drivers. */
   mgmtSshPort: number;
@@ -255,6 +258,7 @@ export function loadConfig(): Config {
     },
     heatPollMs: intFromEnv('HEAT_POLL_MS', 1000),
     heatPollMaxMs: intFromEnv('HEAT_POLL_MAX_MS', 15_000),
+    heatResourceTypes: resourceTypesFromSetting(process.env.HEAT_RESOURCE_TYPES),
     logLevel: process.env.LOG_LEVEL || 'info',
     mgmtSshPort: intFromEnv('MGMT_SSH_PORT', 22),
     sshConnectDeadlineMs: intFromEnv('SSH_CONNECT_DEADLINE_S', 300) * 1000,

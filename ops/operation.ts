@@ -1,5 +1,6 @@
 /** What an operation module declares (ops/registry.ts lists them). */
 import type { z } from 'zod';
+import type { Config } from '../common/config';
 import type { Q, Store } from '../common/db';
 import type { InstanceRow } from '../common/db/repos/rows';
 import type { Scope } from '../common/db/repos/scope';
@@ -58,6 +59,7 @@ export function vnfName(s: SummaryInput): string {
 export interface PrecheckInput<R> {
   db: Store;
   box: SecretBox;
+  cfg: Config;
   /** The caller's project (admins: any). */
   scope: Scope;
   instance: InstanceRow;

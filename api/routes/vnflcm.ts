@@ -101,7 +101,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       if (!mod.task.versions.includes(v)) throw notFound(`${mod.task.method} ${taskRoute(mod.task)} is on /vnflcm/${mod.task.versions.join(', ')} only`);
       const body = parse(mod.request, req.body ?? {}) as Record<string, unknown>;
       const instance = await loadInstance(res, id(req));
-      const plan = await mod.precheck({ db, box: ctx.box, scope: scope(res), instance, request: body, version: v });
+      const plan = await mod.precheck({ db, box: ctx.box, cfg: ctx.cfg, scope: scope(res), instance, request: body, version: v });
       const op = await startOperation(ctx, { scope: scope(res), instanceId: instance.id, operation, params: body, ...plan });
       accepted(res, op.id);
     });

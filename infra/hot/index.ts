@@ -3,15 +3,19 @@
  * functions from the VNFD model, the package files and the request to the
  * template, nested files and `nfv` parameter of the stack.
  */
+import path from 'node:path';
 import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
-import { buildFromBaseHot, findBaseHot } from './base-hot';
+import { buildFromBaseHot, findBaseHot, type BaseHot } from './base-hot';
 import { buildGeneratedHot } from './generated-hot';
+import { parseHot } from './heat-yaml';
 import type { VnfcLayout } from './layout';
+import { checkTemplates, DEFAULT_HEAT_RESOURCE_TYPES } from './resource-policy';
 import type { InstantiateInput, StackSpec } from './types';
 
 export type { InstantiateInput, StackSpec } from './types';
 export { vduCountsForLevel, vduCountsForScaleLevels, scaleStatusForLevel, effectiveLevelId } from './levels';
 export { baseHotPortNames, findBaseHot } from './base-hot';
+export { DEFAULT_HEAT_RESOURCE_TYPES, resourceTypesFromSetting, TemplatePolicyRefused, type TemplateViolation } from './resource-policy';
 export type { NfvParam } from './nfv-param';
 export { besideLayout, currentLayout, layoutOf, mergeLayouts, resizeLayout, vnfcIndex, type VnfcLayout } from './layout';
 
@@ -19,9 +23,35 @@ export { besideLayout, currentLayout, layoutOf, mergeLayouts, resizeLayout, vnfc
  * The stack for the VNFCs of `layout` (indices per VDU, layout.ts): from the package's BaseHOT/<flavourId>/
  * when present (Tacker v2 StandardUserData behaviour), else generated from the
  * VNFD. Throws an Error with a user-facing message when the request or the
- * package can't make a valid stack (e.g. an external CP with no network).
+ * package can't make a valid stack (e.g. an external CP with no network), and
+ * TemplatePolicyRefused when a template has a resource type outside `allowedTypes`.
  */
-export function buildStack(vnfd: Vnfd, flavour: VnfdFlavour, files: Record<string, Buffer>, input: InstantiateInput, layout: VnfcLayout): StackSpec {
+export function buildStack(vnfd: Vnfd, flavour: VnfdFlavour, files: Record<string, Buffer>, input: InstantiateInput, layout: VnfcLayout,
+  allowedTypes: Iterable<string> = DEFAULT_HEAT_RESOURCE_TYPES): StackSpec {
   const hot = findBaseHot(files, flavour.flavourId);
-  return hot ? buildFromBaseHot(flavour, hot, input, layout) : buildGeneratedHot(vnfd, flavour, input, layout);
+  if (!hot) {
+    const spec = buildGeneratedHot(vnfd, flavour, input, layout);
+    const generated = 'the template generated from the VNFD';
+    checkTemplates([
+      { file: generated, template: spec.template },
+      ...Object.entries(spec.files).map(([name, text]) => ({ file: `${generated}, ${name}`, template: parseHot(text, name) })),
+    ], Object.keys(spec.files), allowedTypes);
+    return spec;
+  }
+  checkTemplates(baseHotTemplates(hot), Object.keys(hot.nested), allowedTypes);
+  return buildFromBaseHot(flavour, hot, input, layout);
+}
+
+/** The flavour's BaseHOT (top and nested files, as the package has them) against `allowedTypes`: TemplatePolicyRefused names what is not allowed. */
+export function checkBaseHotTypes(files: Record<string, Buffer>, flavourId: string, allowedTypes: Iterable<string>): void {
+  const hot = findBaseHot(files, flavourId);
+  if (hot) checkTemplates(baseHotTemplates(hot), Object.keys(hot.nested), allowedTypes);
+}
+
+function baseHotTemplates(hot: BaseHot): { file: string; template: unknown }[] {
+  const nestedPath = (name: string) => `${path.posix.dirname(hot.topPath)}/nested/${name}`;
+  return [
+    { file: hot.topPath, template: parseHot(hot.topText, hot.topPath) },
+    ...Object.entries(hot.nested).map(([name, text]) => ({ file: nestedPath(name), template: parseHot(text, nestedPath(name)) })),
+  ];
 }

@@ -3,7 +3,9 @@ import { instantiatedInfoOf } from '../../common/db/repos/instances';
 import type { InstanceRow } from '../../common/db/repos/rows';
 import { packageById } from '../../common/db/repos/packages';
 import type { Store } from '../../common/db';
-import { conflict } from '../../common/http-error';
+import { baseHotFiles } from '../../common/db/repos/package-files';
+import { conflict, HttpError } from '../../common/http-error';
+import { checkBaseHotTypes, TemplatePolicyRefused } from '../../infra/hot';
 import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
 
@@ -18,4 +20,18 @@ export async function instantiatedInfo(db: Store, inst: InstanceRow): Promise<{ 
   const pkg = await packageById(db, inst.vnfPkgId);
   const info = instantiatedInfoOf(inst);
   return { info, flavour: (pkg?.vnfd ?? undefined)?.flavours[info.flavourId] };
+}
+
+/** 422 for templates with resource types outside HEAT_RESOURCE_TYPES, naming each file, resource and type. */
+export function templatePolicyError(e: TemplatePolicyRefused): HttpError {
+  return new HttpError(422, e.message, 'Unprocessable Entity', { invalidResources: e.violations });
+}
+
+/** The package's BaseHOT of the flavour, as it would run now (a scale, heal or change to it): 422 when a resource type is not allowed. */
+export async function requireAllowedTemplates(db: Store, packageId: string, flavourId: string, allowedTypes: readonly string[]): Promise<void> {
+  try {
+    checkBaseHotTypes(await baseHotFiles(db, packageId), flavourId, allowedTypes);
+  } catch (e) {
+    throw e instanceof TemplatePolicyRefused ? templatePolicyError(e) : e;
+  }
 }

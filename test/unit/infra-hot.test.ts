@@ -7,10 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import { buildStack, layoutOf, vduCountsForLevel, vduCountsForScaleLevels, type InstantiateInput } from '../../infra/hot';
+import { buildStack, layoutOf, resourceTypesFromSetting, vduCountsForLevel, vduCountsForScaleLevels, type InstantiateInput } from '../../infra/hot';
 import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
 import { image, v2Flavour } from '../support/v2-flavour';
 import { loadZip, tackerSampleZip } from '../support/vnfpkg-fixtures';
+
+/** Tacker's v2_userdata_standard makes a volume type (admin-only in OpenStack): an operator allows it. */
+const SAMPLE_TYPES = resourceTypesFromSetting('default,OS::Cinder::VolumeType');
 
 const SAMPLES = path.resolve(__dirname, '../../../shared/tacker-samples');
 
@@ -156,7 +159,7 @@ describe('VNFC counts', () => {
 describe('BaseHOT with per-VNFC nested resources (v2_userdata_standard)', () => {
   const files = sampleFiles('v2_userdata_standard', 'BaseHOT');
   const flavour = V2_VNFD.flavours.simple;
-  const build = (input = v2Input()) => buildStack(V2_VNFD, flavour, files, input, layoutOf(vduCountsForLevel(flavour, input.instantiationLevelId)));
+  const build = (input = v2Input()) => buildStack(V2_VNFD, flavour, files, input, layoutOf(vduCountsForLevel(flavour, input.instantiationLevelId)), SAMPLE_TYPES);
 
   test('one resource per VNFC in place of each VDU resource, the rest untouched', () => {
     const spec = build();
@@ -260,11 +263,11 @@ describe('BaseHOT with per-VNFC nested resources (v2_userdata_standard)', () => 
   });
 
   test('a missing count is an error, not a silently dropped VDU', () => {
-    expect(() => buildStack(V2_VNFD, flavour, files, v2Input(), layoutOf({ VDU1: 1 }))).toThrow('No valid VNFC count given for VDU "VDU2"');
+    expect(() => buildStack(V2_VNFD, flavour, files, v2Input(), layoutOf({ VDU1: 1 }), SAMPLE_TYPES)).toThrow('No valid VNFC count given for VDU "VDU2"');
   });
 
   test('a layout gives exactly its indices (BlueGreen: new VNFCs beside the old, then only the new)', () => {
-    const spec = buildStack(V2_VNFD, flavour, files, v2Input(), { VDU1: [0, 2, 3], VDU2: [1] });
+    const spec = buildStack(V2_VNFD, flavour, files, v2Input(), { VDU1: [0, 2, 3], VDU2: [1] }, SAMPLE_TYPES);
     expect(Object.keys(res(spec)).filter((n) => /^VDU\d-\d+$/.test(n))).toEqual(['VDU1-0', 'VDU1-2', 'VDU1-3', 'VDU2-1']);
     expect(Object.keys((spec.parameters.nfv as { VDU: object }).VDU)).toEqual(expect.arrayContaining(['VDU1-3', 'VDU2-1']));
     expect(Object.keys((spec.parameters.nfv as { VDU: object }).VDU)).not.toContain('VDU1-1');
@@ -317,7 +320,7 @@ describe('HOT generated from the VNFD (no BaseHOT)', () => {
     additionalParams: { private_registry_installation_param: { ssh_cp_name: 'CP1', ssh_username: 'ubuntu', ssh_password: 'ubuntu' } },
   });
   const flavour = REGISTRY_VNFD.flavours.simple;
-  const build = (input: InstantiateInput) => buildStack(REGISTRY_VNFD, flavour, {}, input, layoutOf(vduCountsForLevel(flavour)));
+  const build = (input: InstantiateInput) => buildStack(REGISTRY_VNFD, flavour, {}, input, layoutOf(vduCountsForLevel(flavour)), SAMPLE_TYPES);
 
   test('private registry: one VNFC resource of the VDU template, a flavour made from virtual_compute', () => {
     const spec = build(registryInput());
@@ -425,7 +428,7 @@ describe('with VNFD models from the package parser', () => {
   test.each(cases)('%s: same stack as from the hand-written model', async (name, handWritten, input) => {
     const { csar, vnfd, file } = await loadZip(tackerSampleZip(name));
     const baseHot = Object.fromEntries(await Promise.all(Object.keys(csar.files).filter((p) => p.startsWith('BaseHOT/')).map(async (p) => [p, await file(p)] as const)));
-    const stack = (v: Vnfd) => buildStack(v, v.flavours.simple, baseHot, input, layoutOf(vduCountsForLevel(v.flavours.simple, input.instantiationLevelId)));
+    const stack = (v: Vnfd) => buildStack(v, v.flavours.simple, baseHot, input, layoutOf(vduCountsForLevel(v.flavours.simple, input.instantiationLevelId)), SAMPLE_TYPES);
     expect(stack(vnfd)).toEqual(stack(handWritten));
   });
 });

@@ -8,14 +8,14 @@
 import { baseHotFiles } from '../../../common/db/repos/package-files';
 import { packageById } from '../../../common/db/repos/packages';
 import { badRequest, conflict, unprocessable } from '../../../common/http-error';
-import { buildStack, currentLayout } from '../../../infra/hot';
+import { buildStack, currentLayout, TemplatePolicyRefused } from '../../../infra/hot';
 import { withExtConnectivity } from '../../../infra/hot/ext-links';
 import type { InstantiateInput } from '../../../infra/hot';
 import type { PrecheckInput, StartPlan } from '../../operation';
-import { instantiatedInfo, requireInstantiated } from '../instance-checks';
+import { instantiatedInfo, requireInstantiated, templatePolicyError } from '../instance-checks';
 import type { ChangeExtVnfConnectivityRequest } from './request';
 
-export async function precheckChangeExtConn({ db, box, instance: inst, request: body }: PrecheckInput<ChangeExtVnfConnectivityRequest>): Promise<StartPlan> {
+export async function precheckChangeExtConn({ db, box, cfg, instance: inst, request: body }: PrecheckInput<ChangeExtVnfConnectivityRequest>): Promise<StartPlan> {
   const { info, flavour } = await instantiatedInfo(db, inst);
   if (!flavour) throw conflict(`the VNFD of VNF instance ${inst.id} is gone`);
   if (body.vimConnectionInfo !== undefined) {
@@ -34,8 +34,9 @@ export async function precheckChangeExtConn({ db, box, instance: inst, request: 
   const current = box.openJson<InstantiateInput>(inst.instantiateParamsSealed);
   const pkg = await packageById(db, inst.vnfPkgId);
   try {
-    buildStack(pkg!.vnfd!, flavour, await baseHotFiles(db, inst.vnfPkgId), withExtConnectivity(current, body.extVirtualLinks), currentLayout(info, Object.keys(flavour.vdus)));
+    buildStack(pkg!.vnfd!, flavour, await baseHotFiles(db, inst.vnfPkgId), withExtConnectivity(current, body.extVirtualLinks), currentLayout(info, Object.keys(flavour.vdus)), cfg.heatResourceTypes);
   } catch (e) {
+    if (e instanceof TemplatePolicyRefused) throw templatePolicyError(e);
     throw badRequest(`the request does not fit the VNFD: ${(e as Error).message}`);
   }
   return { precondition: requireInstantiated };

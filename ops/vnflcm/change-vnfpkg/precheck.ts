@@ -2,7 +2,8 @@
  * ChangeCurrentVnfPkg: the target package is the project's, enabled and not
  * the current one, it has the instance's flavour and every VDU named, each
  * coordination endpoint passes the outbound policy, and every coordinate script
- * named is a file of its package; BlueGreen only for VDUs with a resource per VNFC.
+ * named is a file of its package, its templates use only the resource types
+ * allowed (HEAT_RESOURCE_TYPES, 422); BlueGreen only for VDUs with a resource per VNFC.
  * The target is held IN_USE with the op occ.
  */
 import type { Store } from '../../../common/db';
@@ -13,10 +14,10 @@ import { badRequest, conflict, unprocessable } from '../../../common/http-error'
 import { coordinationTargetProblem } from '../../../coord/client';
 import { mappedDriver, scriptPath } from '../../../mgmt/mapping';
 import type { PrecheckInput, StartPlan } from '../../operation';
-import { instantiatedInfo, requireInstantiated } from '../instance-checks';
+import { instantiatedInfo, requireAllowedTemplates, requireInstantiated } from '../instance-checks';
 import type { ChangeCurrentVnfPkgRequest } from './request';
 
-export async function precheckChangeVnfpkg({ db, instance: inst, request: body }: PrecheckInput<ChangeCurrentVnfPkgRequest>): Promise<StartPlan> {
+export async function precheckChangeVnfpkg({ db, cfg, instance: inst, request: body }: PrecheckInput<ChangeCurrentVnfPkgRequest>): Promise<StartPlan> {
   const { info } = await instantiatedInfo(db, inst);
   const target = await packageForVnfd(db, { projectId: inst.projectId, all: false }, body.vnfdId);
   if (!target) throw unprocessable(`vnfdId: no onboarded VNF package of the instance's project has vnfdId ${body.vnfdId}`);
@@ -37,6 +38,7 @@ export async function precheckChangeVnfpkg({ db, instance: inst, request: body }
     }
   });
   await checkCoordinateScripts(db, body.additionalParams, { new: target.id, old: inst.vnfPkgId });
+  await requireAllowedTemplates(db, target.id, info.flavourId, cfg.heatResourceTypes);
   return {
     precondition: requireInstantiated,
     // the target stays IN_USE until the op ends: it cannot be deleted in the middle of the rolling update

@@ -9,18 +9,19 @@ import { baseHotFiles, hasPackageFile, packageFile } from '../../../common/db/re
 import { packageById } from '../../../common/db/repos/packages';
 import { badRequest, conflict } from '../../../common/http-error';
 import { parse } from '../../../common/validate';
-import { baseHotPortNames, buildStack, layoutOf, vduCountsForLevel } from '../../../infra/hot';
+import { baseHotPortNames, buildStack, layoutOf, TemplatePolicyRefused, vduCountsForLevel } from '../../../infra/hot';
 import { resolveHookSpec } from '../../../mgmt/specs';
 import type { Vnfd, VnfdFlavour } from '../../../vnfpkg/vnfd-model';
 import type { PrecheckInput, StartPlan } from '../../operation';
+import { templatePolicyError } from '../instance-checks';
 import type { InstantiateVnfRequest } from './request';
 import { resolveVim } from './vim-selection';
 
-export async function precheckInstantiate({ db, box, instance, request }: PrecheckInput<InstantiateVnfRequest>): Promise<StartPlan> {
+export async function precheckInstantiate({ db, box, cfg, instance, request }: PrecheckInput<InstantiateVnfRequest>): Promise<StartPlan> {
   const pkg = await packageById(db, instance.vnfPkgId);
   const vnfd = pkg?.vnfd ?? undefined;
   if (!vnfd) throw conflict(`VNF package ${instance.vnfPkgId} of instance ${instance.id} is gone`);
-  await checkAgainstVnfd(db, instance.vnfPkgId, vnfd, request);
+  await checkAgainstVnfd(db, instance.vnfPkgId, vnfd, request, cfg.heatResourceTypes);
   await checkDriverParams(db, instance.vnfPkgId, vnfd.flavours[request.flavourId], request.additionalParams ?? {});
   const vim = await resolveVim({ db, box }, { projectId: instance.projectId, all: false }, request.vimConnectionInfo);
   return {
@@ -30,8 +31,8 @@ export async function precheckInstantiate({ db, box, instance, request }: Preche
   };
 }
 
-/** 400 when the request does not fit the VNFD. */
-async function checkAgainstVnfd(db: Store, packageId: string, vnfd: Vnfd, body: InstantiateVnfRequest): Promise<void> {
+/** 400 when the request does not fit the VNFD, 422 when the package's templates use a resource type not allowed. */
+async function checkAgainstVnfd(db: Store, packageId: string, vnfd: Vnfd, body: InstantiateVnfRequest, allowedTypes: readonly string[]): Promise<void> {
   const flavour = vnfd.flavours[body.flavourId];
   if (!flavour) throw badRequest(`flavourId: "${body.flavourId}" is not a flavour of VNFD ${vnfd.vnfdId} (${Object.keys(vnfd.flavours).join(', ')})`);
   if (body.instantiationLevelId && !flavour.instantiationLevels.levels[body.instantiationLevelId]) {
@@ -43,8 +44,9 @@ async function checkAgainstVnfd(db: Store, packageId: string, vnfd: Vnfd, body: 
   }));
   const files = await baseHotFiles(db, packageId);
   try {
-    buildStack(vnfd, flavour, files, body, layoutOf(vduCountsForLevel(flavour, body.instantiationLevelId)));
+    buildStack(vnfd, flavour, files, body, layoutOf(vduCountsForLevel(flavour, body.instantiationLevelId)), allowedTypes);
   } catch (e) {
+    if (e instanceof TemplatePolicyRefused) throw templatePolicyError(e);
     throw badRequest(`the request does not fit the VNFD: ${(e as Error).message}`);
   }
 }
