@@ -9,7 +9,9 @@
  *   e2e         on the shared harness, 2 jest workers
  *   pg          the files that stress the store, on a harness whose product runs on PostgreSQL; it runs
  *               beside e2e (a child process, its own harness), one file at a time
- *   disruptive  on the e2e tier's harness, one file at a time, last and alone
+ *   disruptive  one file at a time alone on a harness, in two lanes that take the next file from one queue:
+ *               the second lane (a child process, its own harness) from when pg is done, beside the rest of
+ *               e2e; the first on the e2e tier's harness once e2e is done
  * Every tier runs even when an earlier one failed; the exit code says whether all passed.
  * At the end: each phase's time, the 15 slowest files, and one line of counts.
  *
@@ -149,7 +151,7 @@ function summary(): boolean {
   const pad = (s: string, n: number) => s.padEnd(n);
   console.log('\n== phases');
   for (const p of phases) console.log(`  ${pad(p.name, 26)} ${p.seconds.toFixed(0).padStart(5)} s  ${p.ok ? 'ok    ' : 'FAILED'}${p.detail ? `  ${p.detail}` : ''}`);
-  console.log(`  ${pad('wall clock', 26)} ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(5)} s  (pg ran beside e2e)`);
+  console.log(`  ${pad('wall clock', 26)} ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(5)} s  (pg and the second disruptive lane ran beside e2e)`);
   console.log('\n== the 15 slowest files');
   for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
     console.log(`  ${f.seconds.toFixed(1).padStart(7)} s  ${pad(f.tier, 10)} ${pad(f.store, 8)} ${f.file}${f.failed ? '  FAILED' : ''}`);
@@ -165,7 +167,7 @@ function summary(): boolean {
 
 /**
  * This script again in a child process, with a harness of its own (its product shares nothing with this one's
- * but the machine): the pg tier beside e2e, and the second lane of the disruptive tier. Its output goes to a
+ * but the machine): the pg tier beside e2e, then the second lane of the disruptive tier. Its output goes to a
  * log, printed when it is done.
  */
 async function inChild(name: string, files: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
@@ -178,24 +180,35 @@ async function inChild(name: string, files: string[], env: NodeJS.ProcessEnv): P
 }
 
 /**
- * The disruptive files in two lanes of about equal length (longest first, each to the shorter lane), by the
- * last run's file times when there are any, else by file size.
+ * The disruptive files, longest first (by the last run's file times when there are any, else by file size):
+ * the queue both lanes take their next file from.
  */
-function disruptiveLanes(): [string[], string[]] {
+function disruptiveFiles(): string[] {
   const dir = path.join(ROOT, 'test', 'disruptive');
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).map((f) => `test/disruptive/${f}`)
     .filter((f) => !patterns.length || patterns.some((p) => f.includes(p.replace(/^test\//, ''))));
   const last = path.join(ROOT, '.test-timings', 'last-run.json');
   const seconds = new Map<string, number>(fs.existsSync(last) ? (JSON.parse(fs.readFileSync(last, 'utf8')).files as FileTime[]).filter((f) => f.store === 'sqlite').map((f) => [f.file, f.seconds]) : []);
   const weight = (f: string) => seconds.get(f) ?? fs.statSync(path.join(ROOT, f)).size / 100;
-  const lanes: [string[], string[]] = [[], []];
-  const load = [0, 0];
-  for (const f of files.sort((a, b) => weight(b) - weight(a))) {
-    const i = load[0] <= load[1] ? 0 : 1;
-    lanes[i].push(f);
-    load[i] += weight(f);
+  return files.sort((a, b) => weight(b) - weight(a));
+}
+
+/**
+ * A lane: each file of the queue not yet claimed by the other lane (a directory made per file: mkdir is
+ * atomic across the two processes), one jest run per file on this process's harness.
+ */
+async function lane(queueDir: string, files: string[]): Promise<boolean> {
+  let ok = true;
+  for (const f of files) {
+    if (stopping) return false;
+    try {
+      fs.mkdirSync(path.join(queueDir, f.replace(/\W+/g, '_')));
+    } catch {
+      continue; // the other lane has it
+    }
+    ok = (await jest(['disruptive'], { serial: true, files: [f] })) && ok;
   }
-  return lanes;
+  return ok;
 }
 
 async function main(): Promise<void> {
@@ -222,19 +235,24 @@ async function main(): Promise<void> {
     const pgFiles = PG_TIER.filter((f) => !patterns.length || patterns.some((p) => f.includes(p.replace(/^test\//, ''))));
     const pg = tiers.includes('pg') && pgFiles.length
       ? phase('pg (beside e2e)', () => inChild('pg tier', pgFiles, { TEST_STORES: 'postgres', VIMSIM_ADDRESS_BLOCK: '64' }), counted(['e2e', 'disruptive'], 'postgres')) : undefined;
+    // a second lane (TEST_QUEUE) takes the parent's queue and its order
+    const queue = tiers.includes('disruptive')
+      ? { dir: process.env.TEST_QUEUE ?? path.join(runDir, 'disruptive-queue'), files: process.env.TEST_QUEUE ? patterns : disruptiveFiles() } : undefined;
+    if (queue) fs.mkdirSync(queue.dir, { recursive: true });
+    // the second lane: a harness of its own, from when the pg tier's is stopped (two harnesses at a time)
+    const second = queue && !process.env.TEST_QUEUE
+      ? (async () => { await pg; return phase('disruptive, second lane', () => inChild('disruptive, second lane', queue.files, { TEST_TIERS: 'disruptive', TEST_QUEUE: queue.dir, VIMSIM_ADDRESS_BLOCK: '128' }), counted(['disruptive'])); })()
+      : undefined;
     if (tiers.includes('e2e') || tiers.includes('disruptive')) {
       await onHarness('sqlite', async () => {
         if (tiers.includes('e2e')) await phase('e2e', () => jest(['e2e']), counted(['e2e']));
-        await pg;
-        if (!tiers.includes('disruptive')) return;
-        // each disruptive file alone on its harness: two lanes, this harness and a second one of its own
-        const [here, beside] = process.env.TEST_LANES === '1' ? [patterns, []] : disruptiveLanes();
-        const second = beside.length ? inChild('disruptive, second lane', beside, { TEST_TIERS: 'disruptive', TEST_LANES: '1', VIMSIM_ADDRESS_BLOCK: '128' }) : Promise.resolve(true);
-        const first = here.length ? jest(['disruptive'], { serial: true, files: here }) : Promise.resolve(true);
-        await phase('disruptive (2 lanes)', async () => (await Promise.all([first, second])).every(Boolean), counted(['disruptive']));
+        if (!queue) return;
+        const name = process.env.TEST_QUEUE ? 'disruptive' : 'disruptive, first lane';
+        await phase(name, () => lane(queue.dir, queue.files), counted(['disruptive']));
       });
     }
     await pg;
+    await second;
   }
   if (stopping) return; // the signal's handler stops the harness and exits
   const ok = nested ? phases.every((p) => p.ok) : summary();
