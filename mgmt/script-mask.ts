@@ -31,10 +31,29 @@ export function maskScriptOutput(text: string, secrets: readonly string[], o: { 
   let out = redactSecrets(text, forms);
   if (o.truncated) {
     for (const s of forms) {
-      for (let k = s.length - 1; k >= 4; k--) {
-        if (out.endsWith(s.slice(0, k))) { out = out.slice(0, out.length - k) + SECRET_MASK; break; }
-      }
+      const k = beginningAtEnd(out, s);
+      if (k >= 4) out = out.slice(0, out.length - k) + SECRET_MASK;
     }
   }
   return out;
+}
+
+/**
+ * The length of the longest beginning of `s`, shorter than `s`, that `text` ends with: the automaton of
+ * Knuth-Morris-Pratt over the last |s|-1 characters, linear in |s|. A secret is request data and may be
+ * large; trying every length with endsWith was quadratic in it (hours of CPU for a 500 KB value).
+ */
+function beginningAtEnd(text: string, s: string): number {
+  const fail = new Int32Array(s.length);
+  for (let i = 1, k = 0; i < s.length; i++) {
+    while (k > 0 && s.charCodeAt(i) !== s.charCodeAt(k)) k = fail[k - 1];
+    if (s.charCodeAt(i) === s.charCodeAt(k)) k++;
+    fail[i] = k;
+  }
+  let k = 0;
+  for (let i = Math.max(0, text.length - (s.length - 1)); i < text.length; i++) {
+    while (k > 0 && text.charCodeAt(i) !== s.charCodeAt(k)) k = fail[k - 1];
+    if (text.charCodeAt(i) === s.charCodeAt(k)) k++;
+  }
+  return k;
 }
