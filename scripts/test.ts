@@ -9,9 +9,10 @@
  *   e2e         on the shared harness, 2 jest workers
  *   pg          the files that stress the store, on a harness whose product runs on PostgreSQL; it runs
  *               beside e2e (a child process, its own harness), one file at a time
- *   disruptive  one file at a time alone on a harness, in two lanes that take the next file from one queue:
- *               the second lane (a child process, its own harness) from when pg is done, beside the rest of
- *               e2e; the first on the e2e tier's harness once e2e is done
+ *   disruptive  one file at a time alone on a harness, in two lanes that take files from the two ends of one
+ *               queue: the second lane (a child process, its own harness) the shortest first, from when pg is
+ *               done, beside the rest of e2e; the first lane the longest first, on the e2e tier's harness once
+ *               e2e is done
  * Every tier runs even when an earlier one failed; the exit code says whether all passed.
  * At the end: each phase's time, the 15 slowest files, and one line of counts.
  *
@@ -122,9 +123,9 @@ function fileTimes(): FileTime[] {
   return fs.readFileSync(timingsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as FileTime);
 }
 
-/** The files of a tier measured so far: "20 files, 228 tests". */
-const counted = (tiers: string[], store = 'sqlite') => () => {
-  const files = fileTimes().filter((f) => tiers.includes(f.tier) && f.store === store);
+/** The files of a tier measured so far (of those `only` accepts): "20 files, 228 tests". */
+const counted = (tiers: string[], store = 'sqlite', only: (file: string) => boolean = () => true) => () => {
+  const files = fileTimes().filter((f) => tiers.includes(f.tier) && f.store === store && only(f.file));
   return `${files.length} files, ${files.reduce((n, f) => n + f.passed + f.failed + f.skipped, 0)} tests`;
 };
 
@@ -195,9 +196,9 @@ function disruptiveFiles(): string[] {
 
 /**
  * A lane: each file of the queue not yet claimed by the other lane (a directory made per file: mkdir is
- * atomic across the two processes), one jest run per file on this process's harness.
+ * atomic across the two processes), one jest run per file on this process's harness; `ran` gets the files.
  */
-async function lane(queueDir: string, files: string[]): Promise<boolean> {
+async function lane(queueDir: string, files: string[], ran: Set<string> = new Set()): Promise<boolean> {
   let ok = true;
   for (const f of files) {
     if (stopping) return false;
@@ -206,6 +207,7 @@ async function lane(queueDir: string, files: string[]): Promise<boolean> {
     } catch {
       continue; // the other lane has it
     }
+    ran.add(f);
     ok = (await jest(['disruptive'], { serial: true, files: [f] })) && ok;
   }
   return ok;
@@ -235,20 +237,26 @@ async function main(): Promise<void> {
     const pgFiles = PG_TIER.filter((f) => !patterns.length || patterns.some((p) => f.includes(p.replace(/^test\//, ''))));
     const pg = tiers.includes('pg') && pgFiles.length
       ? phase('pg (beside e2e)', () => inChild('pg tier', pgFiles, { TEST_STORES: 'postgres', VIMSIM_ADDRESS_BLOCK: '64' }), counted(['e2e', 'disruptive'], 'postgres')) : undefined;
-    // a second lane (TEST_QUEUE) takes the parent's queue and its order
+    // a second lane (TEST_QUEUE) takes the parent's queue in the order it is given
     const queue = tiers.includes('disruptive')
       ? { dir: process.env.TEST_QUEUE ?? path.join(runDir, 'disruptive-queue'), files: process.env.TEST_QUEUE ? patterns : disruptiveFiles() } : undefined;
     if (queue) fs.mkdirSync(queue.dir, { recursive: true });
-    // the second lane: a harness of its own, from when the pg tier's is stopped (two harnesses at a time)
+    const firstLane = new Set<string>();
+    // the second lane: a harness of its own, from when the pg tier's is stopped (two harnesses at a time), the
+    // shortest files first: beside e2e, the light ones; the longest are the first lane's, after e2e
     const second = queue && !process.env.TEST_QUEUE
-      ? (async () => { await pg; return phase('disruptive, second lane', () => inChild('disruptive, second lane', queue.files, { TEST_TIERS: 'disruptive', TEST_QUEUE: queue.dir, VIMSIM_ADDRESS_BLOCK: '128' }), counted(['disruptive'])); })()
+      ? (async () => {
+        await pg;
+        const child = () => inChild('disruptive, second lane', [...queue.files].reverse(), { TEST_TIERS: 'disruptive', TEST_QUEUE: queue.dir, VIMSIM_ADDRESS_BLOCK: '128' });
+        return phase('disruptive, second lane', child, counted(['disruptive'], 'sqlite', (f) => !firstLane.has(f)));
+      })()
       : undefined;
     if (tiers.includes('e2e') || tiers.includes('disruptive')) {
       await onHarness('sqlite', async () => {
         if (tiers.includes('e2e')) await phase('e2e', () => jest(['e2e']), counted(['e2e']));
         if (!queue) return;
         const name = process.env.TEST_QUEUE ? 'disruptive' : 'disruptive, first lane';
-        await phase(name, () => lane(queue.dir, queue.files), counted(['disruptive']));
+        await phase(name, () => lane(queue.dir, queue.files, firstLane), counted(['disruptive'], 'sqlite', (f) => firstLane.has(f)));
       });
     }
     await pg;
