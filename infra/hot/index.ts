@@ -32,10 +32,7 @@ export function buildStack(vnfd: Vnfd, flavour: VnfdFlavour, files: Record<strin
   if (!hot) {
     const spec = buildGeneratedHot(vnfd, flavour, input, layout);
     const generated = 'the template generated from the VNFD';
-    checkTemplates([
-      { file: generated, template: spec.template },
-      ...Object.entries(spec.files).map(([name, text]) => ({ file: `${generated}, ${name}`, template: parseHot(text, name) })),
-    ], Object.keys(spec.files), allowedTypes);
+    checkTemplates(templatesOf({ file: generated, template: spec.template }, spec.files, (name) => `${generated}, ${name}`), Object.keys(spec.files), allowedTypes);
     return spec;
   }
   checkTemplates(baseHotTemplates(hot), Object.keys(hot.nested), allowedTypes);
@@ -48,10 +45,11 @@ export function checkBaseHotTypes(files: Record<string, Buffer>, flavourId: stri
   if (hot) checkTemplates(baseHotTemplates(hot), Object.keys(hot.nested), allowedTypes);
 }
 
-function baseHotTemplates(hot: BaseHot): { file: string; template: unknown }[] {
-  const nestedPath = (name: string) => `${path.posix.dirname(hot.topPath)}/nested/${name}`;
-  return [
-    { file: hot.topPath, template: parseHot(hot.topText, hot.topPath) },
-    ...Object.entries(hot.nested).map(([name, text]) => ({ file: nestedPath(name), template: parseHot(text, nestedPath(name)) })),
-  ];
+const baseHotTemplates = (hot: BaseHot) => templatesOf(
+  { file: hot.topPath, template: parseHot(hot.topText, hot.topPath) }, hot.nested, (name) => `${path.posix.dirname(hot.topPath)}/nested/${name}`,
+);
+
+/** A stack's templates as the resource-type policy names them: the top one and each nested file. */
+function templatesOf(top: { file: string; template: unknown }, nested: Record<string, string>, fileOf: (name: string) => string): { file: string; template: unknown }[] {
+  return [top, ...Object.entries(nested).map(([name, text]) => ({ file: fileOf(name), template: parseHot(text, fileOf(name)) }))];
 }

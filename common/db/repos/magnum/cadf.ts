@@ -11,9 +11,9 @@ import { first } from '../rows';
 export type CadfRow = typeof schema.cadfEvents.$inferSelect;
 export type CadfInsert = typeof schema.cadfEvents.$inferInsert;
 
-/** Inside the caller's transaction: records the event once (its id is derived from the operation and the status it reports); true when this call recorded it. */
-export async function insertCadfEventIn({ db, t }: Q, row: CadfInsert): Promise<boolean> {
-  return (await db.insert(t.cadfEvents).values(row).onConflictDoNothing().returning({ id: t.cadfEvents.id })).length > 0;
+/** Inside the caller's transaction: records the event once (its id is derived from the operation and the status it reports). */
+export async function insertCadfEventIn({ db, t }: Q, row: CadfInsert): Promise<void> {
+  await db.insert(t.cadfEvents).values(row).onConflictDoNothing();
 }
 
 export function cadfEventById(store: SqlStore, id: string): Promise<CadfRow | undefined> {
