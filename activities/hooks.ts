@@ -14,6 +14,7 @@ import { heatForVim } from '../infra/vim';
 import { vnfcAddress } from '../infra/vnfc-address';
 import { resolveHook } from '../mgmt/registry';
 import { scriptChannelKeyFor, sealScriptJob } from '../mgmt/script-channel';
+import { scriptLimits, scriptReach } from '../mgmt/script-job';
 import { scriptSecrets } from '../mgmt/script-mask';
 import { DriverContext, DriverStepError, VnfcTarget } from '../mgmt/types';
 import { SshError } from '../ssh';
@@ -65,7 +66,7 @@ export function hookActivities(deps: ActivityDeps) {
       channelKey ??= scriptChannelKeyFor(cfg.dataDir);
       const sealed = sealScriptJob(channelKey, {
         name: c.runner.file, script: (await c.readFile(c.runner.file))!, stdin: JSON.stringify(input), secrets: scriptSecrets(input),
-        limits: { timeoutMs: cfg.mgmtScriptTimeoutMs, memoryBytes: cfg.scriptsMemoryBytes, outputBytes: cfg.scriptsOutputBytes },
+        limits: scriptLimits(cfg, cfg.mgmtScriptTimeoutMs), reach: scriptReach(cfg, c.info),
       }, `hook ${hook}:`);
       return { kind: 'script', name: c.runner.file, sealed };
     },

@@ -2,15 +2,16 @@
  * The activity of the scripts worker (worker/scripts-main.ts, task queue
  * `<TASK_QUEUE>-scripts`): opens a sealed script job, runs it in the sandbox
  * (mgmt/script-runner.ts) heartbeating, and returns its exit and its masked
- * output. A cancelled activity kills the script's process group. Nothing here
+ * output. A cancelled activity kills the script and all it started. Nothing here
  * touches the database or DATA_DIR: the worker prepares and seals the job.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from '../common/log';
 import { openScriptJob, type ScriptJob, type ScriptOutcome } from '../mgmt/script-channel';
-import { runSandboxed, type RunAs } from '../mgmt/script-runner';
+import { runSandboxed } from '../mgmt/script-runner';
+import type { Sandbox } from '../mgmt/script-sandbox';
 
-export function scriptActivities(o: { channelKey: Buffer; runAs?: RunAs; log: Logger }) {
+export function scriptActivities(o: { channelKey: Buffer; sandbox: Sandbox; log: Logger }) {
   return {
     async runPackageScript({ sealed }: { sealed: string }): Promise<ScriptOutcome> {
       let job: ScriptJob;
@@ -25,7 +26,7 @@ export function scriptActivities(o: { channelKey: Buffer; runAs?: RunAs; log: Lo
       const attempt = ctx.info.attempt;
       o.log.info({ script: job.name, attempt, workflowId: ctx.info.workflowExecution?.workflowId }, 'package script started');
       try {
-        const r = await runSandboxed(job, { runAs: o.runAs, signal: ctx.cancellationSignal, onTick: () => ctx.heartbeat() });
+        const r = await runSandboxed(job, { sandbox: o.sandbox, signal: ctx.cancellationSignal, onTick: () => ctx.heartbeat() });
         o.log.info({ script: job.name, exitCode: r.exitCode, signal: r.signal, ms: Date.now() - started }, 'package script finished');
         return r;
       } catch (e) {

@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { endpointsFromSetting, portsFromSetting } from './endpoints';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
 import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-store/types';
 import { resourceTypesFromSetting } from '../infra/hot/resource-policy';
@@ -118,6 +119,13 @@ export interface Config {
   scriptsMemoryBytes: number;
   /** Output a package script may write per stream (stdout, stderr) before it is killed. */
   scriptsOutputBytes: number;
+  /** CPU seconds, biggest file and private /tmp size of a package script. */
+  scriptsCpuSeconds: number;
+  scriptsFileBytes: number;
+  scriptsTmpBytes: number;
+  /** Ports of its instance's VNFC addresses a package script may connect to, and the operator's extra host:port endpoints. */
+  scriptsVnfcPorts: number[];
+  scriptsAllow: { host: string; port: number }[];
   /** Worker's sticky workflow cache size (undefined = the SDK's default, from the heap size). */
   maxCachedWorkflows?: number;
   /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
@@ -266,6 +274,11 @@ export function loadConfig(): Config {
     mgmtScriptTimeoutMs: intFromEnv('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
     scriptsMemoryBytes: intFromEnv('SCRIPTS_MEMORY_MB', 2048) * 1024 * 1024,
     scriptsOutputBytes: intFromEnv('SCRIPTS_OUTPUT_KB', 64) * 1024,
+    scriptsCpuSeconds: intFromEnv('SCRIPTS_CPU_S', 600),
+    scriptsFileBytes: intFromEnv('SCRIPTS_FILE_MB', 256) * 1024 * 1024,
+    scriptsTmpBytes: intFromEnv('SCRIPTS_TMP_MB', 256) * 1024 * 1024,
+    scriptsVnfcPorts: portsFromSetting('SCRIPTS_VNFC_PORTS', process.env.SCRIPTS_VNFC_PORTS, [intFromEnv('MGMT_SSH_PORT', 22)]),
+    scriptsAllow: endpointsFromSetting('SCRIPTS_ALLOW', process.env.SCRIPTS_ALLOW),
     maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     ...packageStoreFromEnv(process.env, dataDir, databaseUrl),

@@ -1,7 +1,7 @@
 /**
  * DATA_DIR holds the secret key, the database and the embedded cloud's state:
  * created 0700 and kept so (chmod at every start), so that package scripts,
- * which run as another user (SCRIPTS_USER), cannot read anything in it.
+ * which run as uids of their own (SCRIPTS_UIDS), cannot read anything in it.
  */
 import fs from 'node:fs';
 

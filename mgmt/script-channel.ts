@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SecretBox } from '../common/secrets';
+import type { Endpoint } from '../common/endpoints';
 
 export interface ScriptLimits {
   /** Killed after this long. */
@@ -21,6 +22,10 @@ export interface ScriptLimits {
   memoryBytes: number;
   /** Per stream (stdout, stderr): more and the script is killed. */
   outputBytes: number;
+  /** CPU seconds (RLIMIT_CPU), biggest file it may write (RLIMIT_FSIZE), size of its private /tmp; absent in jobs sealed before these existed. */
+  cpuSeconds?: number;
+  fileBytes?: number;
+  tmpBytes?: number;
 }
 
 export interface ScriptJob {
@@ -32,6 +37,8 @@ export interface ScriptJob {
   /** Values masked in whatever the script prints (mgmt/script-mask.ts). */
   secrets: string[];
   limits: ScriptLimits;
+  /** Where the script may connect to (its instance's VNFCs, what the operator allows); nothing else is reachable in the sandbox. */
+  reach?: Endpoint[];
 }
 
 /** What a script did: exit code (or the signal that ended it), its output's last characters, secrets masked. */
@@ -73,7 +80,7 @@ export function scriptChannelKeyFromEnv(env: NodeJS.ProcessEnv = process.env): B
 
 /** Plaintext: u32 length of the JSON header, the header, the script's bytes. */
 export function sealScriptJob(key: Buffer, job: ScriptJob, what: string): string {
-  const header = Buffer.from(JSON.stringify({ name: job.name, stdin: job.stdin, secrets: job.secrets, limits: job.limits }));
+  const header = Buffer.from(JSON.stringify({ name: job.name, stdin: job.stdin, secrets: job.secrets, limits: job.limits, reach: job.reach ?? [] }));
   const len = Buffer.alloc(4);
   len.writeUInt32BE(header.length);
   const plain = Buffer.concat([len, header, job.script]);

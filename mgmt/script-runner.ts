@@ -1,63 +1,38 @@
 /**
  * Runs a script from a VNF package (a Mgmt Driver hook or a change_vnfpkg
- * coordinate script), on the scripts worker only, isolated:
- * - as an unprivileged user (SCRIPTS_USER, default `nobody`, its own group)
- *   when the product runs as root; no supplementary groups, no new
- *   privileges (setuid programs do not elevate);
- * - with an environment of its own: PATH, LANG, HOME and TMPDIR = a fresh
- *   private temp directory (its working directory, removed afterwards);
- * - limited: killed at its timeout, memory (address space, prlimit --as),
- *   no core dumps, output per stream (beyond it the script is killed);
- * - in its own process group, killed whole when the script ends, times out,
- *   overflows, is cancelled, or when the scripts worker dies (the group's
- *   leader gets SIGTERM from the kernel and kills the group).
- * Output comes back masked (mgmt/script-mask.ts), its last characters only.
+ * coordinate script), on the scripts worker only, in the sandbox the worker
+ * started with (mgmt/script-sandbox.ts):
+ * - `namespaces`: in namespaces of its own (mgmt/script-jail.ts) as a uid of
+ *   its own, reaching only its job's addresses (mgmt/script-bridge.ts);
+ *   whatever it leaves running dies with it;
+ * - `off`: in its own process group (killed whole when it ends), as a uid of
+ *   its own when the product runs as root, else as the product's user.
+ * Either way: an environment of its own (PATH, LANG, HOME and TMPDIR = its
+ * private directory), killed at its timeout, limited in address space, CPU
+ * time, file size and output per stream, no core dumps, and killed with the
+ * scripts worker (parent-death signal). Output comes back masked
+ * (mgmt/script-mask.ts), its last characters only.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ScriptJob, ScriptOutcome } from './script-channel';
+import { openBridge, type Bridge } from './script-bridge';
+import type { ScriptJob, ScriptLimits, ScriptOutcome } from './script-channel';
+import { JOB_HOME, SETUP_FAILED, SETUP_MARK, type JailSpec } from './script-jail';
 import { maskScriptOutput } from './script-mask';
+import type { Sandbox } from './script-sandbox';
 
 /** What an outcome keeps of each stream (its end, where errors are). */
 export const OUTPUT_EXCERPT = 4000;
 const TICK_MS = 5000;
 const DIR_PREFIX = 'nfv-script-';
-
-export interface RunAs { user: string; uid: number; gid: number }
-
-/**
- * Who scripts run as: undefined when the product does not run as root
- * (scripts then run as the product's user, still in the sandbox), else
- * SCRIPTS_USER (default nobody) with its primary group. Root is refused.
- */
-export function scriptsRunAs(env: NodeJS.ProcessEnv = process.env): RunAs | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const user = env.SCRIPTS_USER || 'nobody';
-  let uid: number;
-  let gid: number;
-  try {
-    uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
-    gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
-  } catch {
-    throw new Error(`SCRIPTS_USER "${user}" is not an account on this host`);
-  }
-  if (!Number.isInteger(uid) || !Number.isInteger(gid) || uid === 0 || gid === 0) throw new Error(`SCRIPTS_USER "${user}" must be an unprivileged account (uid ${uid}, gid ${gid})`);
-  return { user, uid, gid };
-}
-
-/** setpriv and prlimit (util-linux) are what the sandbox is made of: checked when the scripts worker starts. */
-export function checkSandboxTools(): void {
-  for (const tool of ['setpriv', 'prlimit']) {
-    try {
-      execFileSync(tool, ['--version'], { stdio: 'ignore' });
-    } catch {
-      throw new Error(`${tool} (util-linux) is needed to run package scripts and was not found on PATH`);
-    }
-  }
-}
+/** Limits of jobs sealed before they were part of the job. */
+const DEFAULT_CPU_S = 600;
+const DEFAULT_FILE_BYTES = 256 * 1024 * 1024;
+const DEFAULT_TMP_BYTES = 256 * 1024 * 1024;
+const NPROC = 512;
 
 /** Temp directories left by a scripts worker that died (kill -9): its pid is in the name. */
 export function removeStaleScriptDirs(root = os.tmpdir()): void {
@@ -75,36 +50,69 @@ export function removeStaleScriptDirs(root = os.tmpdir()): void {
 }
 
 /**
- * The group leader: starts the script with the stdin it was given (fd 3,
- * since an asynchronous list gets /dev/null), waits, and on SIGTERM (the
- * scripts worker died: parent-death signal) kills its whole process group.
+ * Unsandboxed mode's group leader: starts the script with the stdin it was
+ * given (fd 3, since an asynchronous list gets /dev/null), waits, and on
+ * SIGTERM (the scripts worker died: parent-death signal) kills its whole
+ * process group.
  */
 const LEADER = 'trap "kill -s KILL 0" TERM\nexec 3<&0\n"$1" <&3 3<&- &\nexec 3<&-\nwait $!\n';
 
 const fileName = (name: string) => path.basename(name).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '') || 'script';
 const kib = (n: number) => (n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`);
 
-export async function runSandboxed(job: ScriptJob, o: { runAs?: RunAs; signal?: AbortSignal; onTick?: () => void } = {}): Promise<ScriptOutcome> {
+/** SIGXCPU at the limit (a script may trap it), SIGKILL a few seconds of CPU later. */
+const cpu = (s: number) => `--cpu=${s}:${s + 5}`;
+
+function rlimits(limits: ScriptLimits, ownUid: boolean): string[] {
+  return [
+    ...(limits.memoryBytes > 0 ? [`--as=${limits.memoryBytes}`] : []), '--core=0',
+    cpu(limits.cpuSeconds ?? DEFAULT_CPU_S), `--fsize=${limits.fileBytes ?? DEFAULT_FILE_BYTES}`,
+    ...(ownUid ? [`--nproc=${NPROC}`] : []),
+  ];
+}
+
+/** node running mgmt/script-jail (TypeScript through tsx's require hook when this is not the compiled tree). */
+function jailCommand(spec: JailSpec): string[] {
+  const ext = path.extname(__filename);
+  const file = path.join(__dirname, `script-jail${ext}`);
+  return [process.execPath, ...(ext === '.ts' ? ['--require', require.resolve('tsx/cjs')] : []), file, JSON.stringify(spec)];
+}
+
+/** The command that runs the job, and what it needs open while it runs. */
+async function prepare(job: ScriptJob, dir: string, sandbox: Sandbox, uid: number | undefined): Promise<{ argv: string[]; cwd: string; env: NodeJS.ProcessEnv; bridge?: Bridge }> {
+  const base = { PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin', LANG: process.env.LANG || 'C.UTF-8' };
+  if (sandbox.mode === 'namespaces') {
+    fs.writeFileSync(path.join(dir, 'script'), job.script, { mode: 0o600 });
+    const reach = job.reach ?? [];
+    const bridge = await openBridge(path.join(dir, 'bridge.sock'), reach);
+    const spec: JailSpec = {
+      dir, name: fileName(job.name), uid: uid!, reach, tmpBytes: job.limits.tmpBytes ?? DEFAULT_TMP_BYTES,
+      rlimits: rlimits(job.limits, true), env: { ...base, HOME: JOB_HOME, TMPDIR: JOB_HOME },
+    };
+    const argv = ['setpriv', '--pdeathsig', 'KILL', '--', 'unshare', '--pid', '--net', '--mount', '--ipc', '--uts', '--fork', '--kill-child', '--mount-proc', '--', ...jailCommand(spec)];
+    return { argv, cwd: dir, env: {}, bridge };
+  }
+  const exe = path.join(dir, fileName(job.name));
+  fs.writeFileSync(exe, job.script, { mode: 0o700 });
+  if (uid !== undefined) {
+    fs.chownSync(dir, uid, uid);
+    fs.chownSync(exe, uid, uid);
+  }
+  const who = uid !== undefined ? ['--reuid', String(uid), '--regid', String(uid), '--clear-groups'] : [];
+  const argv = ['setpriv', '--pdeathsig', 'TERM', '--no-new-privs', ...who, '--', 'prlimit', ...rlimits(job.limits, uid !== undefined), '--', '/bin/sh', '-c', LEADER, 'nfv-script', exe];
+  return { argv, cwd: dir, env: { ...base, HOME: dir, TMPDIR: dir } };
+}
+
+export async function runSandboxed(job: ScriptJob, o: { sandbox: Sandbox; signal?: AbortSignal; onTick?: () => void }): Promise<ScriptOutcome> {
   const { limits } = job;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${DIR_PREFIX}${process.pid}-`));
+  const uid = o.sandbox.uids?.take();
+  let bridge: Bridge | undefined;
   try {
-    const exe = path.join(dir, fileName(job.name));
-    fs.writeFileSync(exe, job.script, { mode: 0o700 });
-    if (o.runAs) {
-      fs.chownSync(dir, o.runAs.uid, o.runAs.gid);
-      fs.chownSync(exe, o.runAs.uid, o.runAs.gid);
-    }
-    const env = { PATH: process.env.PATH || '/usr/local/bin:/usr/bin:/bin', LANG: process.env.LANG || 'C.UTF-8', HOME: dir, TMPDIR: dir };
-    const args = [
-      '--pdeathsig', 'TERM', '--no-new-privs', '--',
-      'prlimit', ...(limits.memoryBytes > 0 ? [`--as=${limits.memoryBytes}`] : []), '--core=0', ...(o.runAs ? ['--nproc=1024'] : []), '--',
-      '/bin/sh', '-c', LEADER, 'nfv-script', exe,
-    ];
+    const cmd = await prepare(job, dir, o.sandbox, uid);
+    bridge = cmd.bridge;
     return await new Promise<ScriptOutcome>((resolve, reject) => {
-      const child = spawn('setpriv', args, {
-        cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true,
-        ...(o.runAs ? { uid: o.runAs.uid, gid: o.runAs.gid } : {}),
-      });
+      const child = spawn(cmd.argv[0]!, cmd.argv.slice(1), { cwd: cmd.cwd, env: cmd.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
       const out = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
       const size = { stdout: 0, stderr: 0 };
       let failure: (() => Error) | undefined; // set once: why the script was killed (the error is made when it has ended)
@@ -146,7 +154,9 @@ export async function runSandboxed(job: ScriptJob, o: { runAs?: RunAs; signal?: 
         clearTimeout(timer);
         o.signal?.removeEventListener('abort', onAbort);
         if (failure) reject(failure());
-        else resolve({ exitCode: exited?.code ?? null, signal: exited?.signal ?? null, stdout: text('stdout'), stderr: text('stderr') });
+        else if (o.sandbox.mode === 'namespaces' && exited?.code === SETUP_FAILED && text('stderr').includes(SETUP_MARK)) {
+          reject(ApplicationFailure.nonRetryable(`${job.name} could not be started: the sandbox could not be set up: ${text('stderr').trim().slice(-1000)}`, 'ScriptSandbox'));
+        } else resolve({ exitCode: exited?.code ?? null, signal: exited?.signal ?? null, stdout: text('stdout'), stderr: text('stderr') });
       };
       child.on('error', (e) => { stop(() => new Error(`${job.name} could not be started: ${e.message}`)); settle(); });
       child.on('exit', (code, signal) => {
@@ -160,6 +170,8 @@ export async function runSandboxed(job: ScriptJob, o: { runAs?: RunAs; signal?: 
       child.stdin.end(job.stdin);
     });
   } finally {
+    bridge?.close();
+    if (uid !== undefined) o.sandbox.uids!.release(uid);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

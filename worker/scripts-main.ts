@@ -3,7 +3,9 @@
  * coordinate scripts) and nothing else, on task queue `<TASK_QUEUE>-scripts`.
  * It holds no database, no DATA_DIR and no SECRET_KEY: only the channel key
  * (SCRIPTS_CHANNEL_KEY, derived from SECRET_KEY by whoever starts it) that
- * opens the jobs the worker sealed. Scripts run sandboxed (mgmt/script-runner.ts).
+ * opens the jobs the worker sealed. Scripts run sandboxed
+ * (mgmt/script-sandbox.ts); without root it refuses to start unless the
+ * operator asked for SCRIPTS_SANDBOX=off.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { scriptActivities } from '../activities/scripts';
@@ -11,7 +13,8 @@ import { loadConfig } from '../common/config';
 import { createLogger } from '../common/log';
 import { temporalConnectionSettings } from '../common/temporal';
 import { scriptChannelKeyFromEnv } from '../mgmt/script-channel';
-import { checkSandboxTools, removeStaleScriptDirs, scriptsRunAs } from '../mgmt/script-runner';
+import { removeStaleScriptDirs } from '../mgmt/script-runner';
+import { sandboxFromEnv } from '../mgmt/script-sandbox';
 import { scriptsTaskQueue } from '../workflows/scripts-queue';
 
 async function main() {
@@ -19,9 +22,7 @@ async function main() {
   const temporal = temporalConnectionSettings(cfg);
   const log = createLogger('scripts-worker', cfg.logLevel);
   const channelKey = scriptChannelKeyFromEnv();
-  checkSandboxTools();
-  const runAs = scriptsRunAs();
-  if (!runAs) log.warn({ uid: process.getuid?.() }, 'not running as root: package scripts run as this user (sandboxed, but with this user\'s file access)');
+  const sandbox = sandboxFromEnv(process.env, (msg) => log.warn({ uid: process.getuid?.() }, msg));
   removeStaleScriptDirs();
 
   const taskQueue = scriptsTaskQueue(cfg.taskQueue);
@@ -30,12 +31,12 @@ async function main() {
     connection,
     namespace: cfg.temporalNamespace,
     taskQueue,
-    activities: scriptActivities({ channelKey, runAs, log }),
+    activities: scriptActivities({ channelKey, sandbox, log }),
     // Heartbeats (every 5 s) reach the server at least this often: an operator's cancel kills the script within seconds.
     maxHeartbeatThrottleInterval: '5s',
   });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());
-  log.info({ taskQueue, temporal: temporal.address, temporalSecurity: temporal.security, runAs: runAs?.user ?? null }, 'scripts worker started');
+  log.info({ taskQueue, temporal: temporal.address, temporalSecurity: temporal.security, sandbox: sandbox.mode, uids: sandbox.uids ? `${sandbox.uids.first}-${sandbox.uids.last}` : null }, 'scripts worker started');
   await worker.run();
   await connection.close();
   log.info('scripts worker stopped');

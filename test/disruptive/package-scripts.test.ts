@@ -1,19 +1,20 @@
 /**
  * Package scripts (Vnflcm hook scripts, change_vnfpkg coordinate scripts) run
- * on the scripts worker, isolated: as nobody (when the tests run as root),
- * with a scrubbed environment, no access to DATA_DIR, limited in time,
- * memory and output, their output masked; the job travels sealed, so neither
+ * on the scripts worker, isolated: in namespaces of their own as a uid of
+ * their own (when the tests run as root; test/component/script-sandbox.test.ts
+ * has the sandbox's own tests), with a scrubbed environment, no access to
+ * DATA_DIR or to the host's loopback services, limited in time, memory and
+ * output, their output masked; the job travels sealed, so neither
  * the request's secrets nor the script reach the workflow history in
  * plaintext. The scripts worker dying mid-run does not wedge the op, and an
  * operator's cancel kills the script.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { sampleVariant, twoVduVnfV2 } from '../../samples/variant';
 import { readState } from '../harness/state';
 import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from '../support/api';
-import { processesWith, scriptWritableDir } from '../support/scripts';
+import { processesWith, scriptJobDirsOf, scriptWritableFile } from '../support/scripts';
 import { killWorker, restartWorker } from '../support/worker-control';
 import { withLcmHooks } from '../support/vnfpkg-fixtures';
 
@@ -22,10 +23,22 @@ const DF = 'Definitions/two_vdu_vnf_df_simple.yaml';
 const PW = 'hook-admin-pw-5c1e9f';
 const BODY_MARKER = 'body-marker-6d1c2a'; // only in the script's bytes
 const asRoot = process.getuid?.() === 0;
-const runs = scriptWritableDir('script-runs-');
+const SIM_MARKER = 'sim-fault-from-a-hook-3b7e';
+const KEYSTONE_ADMIN = JSON.stringify({ auth: {
+  identity: { methods: ['password'], password: { user: { name: 'admin', domain: { id: 'default' }, password: 'devstack' } } },
+  scope: { project: { name: 'admin', domain: { id: 'default' } } },
+} });
+/** Who the scripts ran as: a uid of SCRIPTS_UIDS (default 200000-200999) as root, else the tests' own. */
+const scriptUid = /uid=(\d+)/;
+const expectScriptUid = (detail: string) => {
+  const uid = Number(scriptUid.exec(detail)![1]);
+  if (asRoot) expect(uid >= 200000 && uid <= 200999 ? 'in range' : uid).toBe('in range');
+  else expect(uid).toBe(process.getuid!());
+};
+const runs = scriptWritableFile('script-runs-', 'runs');
 
 /** One hook script for all cases, its behaviour chosen by additionalParams.mode (plain sh: no JSON parser). */
-const hookScript = (dataDir: string) => `#!/bin/sh
+const hookScript = (s: { dataDir: string; keystoneUrl: string; temporalAddress: string; vimsimUrl: string }) => `#!/bin/sh
 # ${BODY_MARKER}
 in=$(cat)
 case "$in" in
@@ -33,8 +46,12 @@ case "$in" in
   printf '%s' "$in" | grep -o '"admin_password":"[^"]*"' >&2
   echo '--- env' >&2; env >&2; echo '--- end' >&2
   cat "$DATA_DIR/secret.key" >&2
-  cat '${dataDir}/secret.key' >&2
+  cat '${s.dataDir}/secret.key' >&2
   echo "uid=$(id -u)" >&2
+  # the host's loopback services, with the embedded cloud's documented admin password
+  curl -sS --max-time 5 -o /dev/null -H 'Content-Type: application/json' -d '${KEYSTONE_ADMIN}' '${s.keystoneUrl}/auth/tokens' 2>&1 | sed 's/^/keystone: /' >&2
+  curl -sS --max-time 5 -o /dev/null 'http://${s.temporalAddress}/' 2>&1 | sed 's/^/temporal: /' >&2
+  curl -sS --max-time 5 -o /dev/null -H 'Content-Type: application/json' -d '{"match":"${SIM_MARKER}"}' '${s.vimsimUrl}/sim/ssh/faults' 2>&1 | sed 's/^/sim: /' >&2
   exit 1 ;;
 *'"mode":"flood"'*)
   head -c 10485760 /dev/zero | tr '\\0' a
@@ -44,8 +61,8 @@ case "$in" in
   perl -e '$x = "a" x (2600 * 1024 * 1024); print "allocated\\n"'
   exit $? ;;
 *'"mode":"crash"'*)
-  echo "$HOME" >> '${runs}/runs'
-  if [ ! -e '${runs}/first' ]; then touch '${runs}/first'; sleep 3589; fi
+  echo run >> '${runs}'
+  if [ "$(wc -l < '${runs}')" -lt 2 ]; then sleep 3589; fi # the first run waits to be killed
   exit 0 ;;
 *'"mode":"hang"'*)
   sleep 3588 ;;
@@ -63,7 +80,7 @@ function hookPackage(script: Buffer, editYaml: (t: string) => string = (t) => t)
 
 let vnfdId: string;
 beforeAll(async () => {
-  const pkg = hookPackage(Buffer.from(hookScript(readState().dataDir)));
+  const pkg = hookPackage(Buffer.from(hookScript(readState())));
   expect((await onboard(pkg.zip)).onboardingState).toBe('ONBOARDED');
   vnfdId = pkg.vnfdId;
 });
@@ -99,8 +116,8 @@ async function historyText(workflowId: string): Promise<string> {
   }
 }
 
-test('a hook script runs as nobody, with a scrubbed env, no access to DATA_DIR; its output is masked; no secret or key in op occ, logs or history', async () => {
-  const { dataDir, logDir } = readState();
+test('a hook script runs as its own uid, with a scrubbed env, no access to DATA_DIR or loopback services; its output is masked; no secret or key in op occ, logs or history', async () => {
+  const { dataDir, logDir, vimsimUrl } = readState();
   const key = fs.readFileSync(path.join(dataDir, 'secret.key'), 'utf8').trim();
   expect(key.length).toBeGreaterThan(20);
   const opId = await instantiate('isolation');
@@ -110,17 +127,22 @@ test('a hook script runs as nobody, with a scrubbed env, no access to DATA_DIR; 
   expect(detail).toMatch(/instantiate_start/);
   expect(detail).toMatch(/Scripts\/h\.sh exited 1/);
 
-  // who it ran as, and what it could read
-  expect(detail).toContain(`uid=${asRoot ? 65534 : process.getuid!()}`);
-  if (asRoot) expect(detail).toContain(`cat: ${dataDir}/secret.key: Permission denied`);
+  // who it ran as, and what it could read (DATA_DIR is 0700, and under the host's /tmp, which it does not see)
+  expectScriptUid(detail);
+  if (asRoot) expect(detail).toMatch(new RegExp(`cat: ${dataDir}/secret\\.key: (Permission denied|No such file or directory)`));
   expect(detail).toContain('cat: /secret.key: No such file'); // no DATA_DIR in its environment
 
-  // its environment: PATH, LANG, HOME and TMPDIR (its own temp dir, gone now), and what sh adds
+  // its environment: PATH, LANG, HOME and TMPDIR (its own private directory), and what sh adds
   const env = /--- env\n([\s\S]*?)\n--- end/.exec(detail)![1].split('\n').map((l) => l.split('=')[0]);
   expect(env.filter((n) => !['PATH', 'LANG', 'HOME', 'TMPDIR', 'PWD', 'SHLVL', '_', 'OLDPWD'].includes(n))).toEqual([]);
-  const home = /\nHOME=(.*)\n/.exec(detail)![1];
-  expect(home.startsWith(path.join(os.tmpdir(), 'nfv-script-'))).toBe(true);
-  expect(fs.existsSync(home)).toBe(false);
+  if (asRoot) expect(/\nHOME=(.*)\n/.exec(detail)![1]).toBe('/tmp/job');
+
+  // Keystone with the documented admin password, Temporal's frontend, the simulator's /sim: none is there
+  if (asRoot) {
+    for (const service of ['keystone', 'temporal', 'sim']) expect(detail).toMatch(new RegExp(`${service}: curl: \\(7\\) Failed to connect`));
+    const faults = await fetch(`${vimsimUrl}/sim/ssh/faults`).then((r) => r.text()).catch(() => '');
+    expect(faults).not.toContain(SIM_MARKER);
+  }
 
   // the request's secret was on its stdin, and is masked in what it printed
   expect(detail).toContain('"admin_password":"****"');
@@ -160,16 +182,16 @@ test('limits: 10 MiB on stdout kills the script cleanly; its address space is ca
 test('the scripts worker killed -9 mid-run: the script dies with it, the hook is retried on a restarted scripts worker, the op completes', async () => {
   const opId = await instantiate('crash');
   await eventually('the script to run', async () => (processesWith('sleep 3589').length ? true : undefined), 60_000);
-  const firstHome = fs.readFileSync(path.join(runs, 'runs'), 'utf8').trim();
+  const deadWorker = readState().pids['scripts-worker'];
+  expect(scriptJobDirsOf(deadWorker)).toHaveLength(1);
   killWorker('scripts-worker');
   // the script's process group goes with its worker (parent-death signal)
   await eventually('the script to be gone', async () => (processesWith('sleep 3589').length === 0 ? true : undefined), 10_000);
   restartWorker('scripts-worker');
   const op = await settled(opId, 120_000);
   expect(op.error?.detail ?? op.operationState).toBe('COMPLETED');
-  const homes = fs.readFileSync(path.join(runs, 'runs'), 'utf8').trim().split('\n');
-  expect(homes).toHaveLength(2);
-  expect(fs.existsSync(firstHome)).toBe(false); // the dead worker's temp dir was cleaned up by the new one
+  expect(fs.readFileSync(runs, 'utf8').trim().split('\n')).toHaveLength(2);
+  expect(scriptJobDirsOf(deadWorker)).toEqual([]); // the dead worker's job directory was cleaned up by the new one
 });
 
 test('a FORCEFUL cancel kills the running script', async () => {
@@ -181,16 +203,20 @@ test('a FORCEFUL cancel kills the running script', async () => {
 });
 
 describe('coordinate scripts (change_vnfpkg)', () => {
-  const COORD = `#!/bin/sh
+  /** Reads the SSH banner of the VNFC it is about (its own instance's: reachable from the sandbox), then hangs. */
+  const COORD = (sshPort: string) => `#!/bin/sh
 in=$(cat)
+ip=$(printf '%s' "$in" | sed -n 's/.*"ssh_ip":"\\([^"]*\\)".*/\\1/p')
+banner=$(curl -s --max-time 2 "telnet://$ip:${sshPort}" </dev/null | head -c 7)
+echo "banner=$banner" >&2
 printf '%s' "$in" | grep -o '"password":"[^"]*"' >&2
 echo "uid=$(id -u) home=$HOME" >&2
 sleep 3587 &
 sleep 3586
 `;
-  test('run on the scripts worker, masked; killed with what they started at their timeout', async () => {
+  test('run on the scripts worker, reach their VNFC, masked; killed with what they started at their timeout', async () => {
     const v1 = sampleVariant(SAMPLE);
-    const v2 = sampleVariant(SAMPLE, { editYaml: (_p, t) => twoVduVnfV2(t), extraFiles: { 'Scripts/coord.sh': Buffer.from(COORD) } });
+    const v2 = sampleVariant(SAMPLE, { editYaml: (_p, t) => twoVduVnfV2(t), extraFiles: { 'Scripts/coord.sh': Buffer.from(COORD(readState().env.MGMT_SSH_PORT!)) } });
     await onboard(v1.zip);
     await onboard(v2.zip);
     const id = (await call('POST', '/vnflcm/v2/vnf_instances', { vnfdId: v1.vnfdId }, { Version: '2.0.0' })).body.id;
@@ -210,8 +236,8 @@ sleep 3586
     expect(r.status).toBe(202);
     const op = await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP', 'ROLLED_BACK'], 120_000, 'v2');
     expect(op.operationState).toBe('FAILED_TEMP');
-    expect(op.error.detail).toMatch(/coord\.sh did not finish within 4 s and was killed; its output ended: "password":"\*\*\*\*"/);
-    expect(op.error.detail).toContain(`uid=${asRoot ? 65534 : process.getuid!()}`);
+    expect(op.error.detail).toMatch(/coord\.sh did not finish within 4 s and was killed; its output ended: banner=SSH-2\.0\s+"password":"\*\*\*\*"/);
+    expectScriptUid(op.error.detail);
     expect(op.error.detail).not.toContain('vnfc-coord-pw-77a1');
     await eventually('what it started to be gone', async () => (processesWith('sleep 358').some((p) => /sleep 358[67]/.test(p)) ? undefined : true), 10_000);
     // the script ran from the VNFC's child workflow (rollingChunk -> rollVnfc)

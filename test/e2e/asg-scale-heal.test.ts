@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { zipFiles } from '../../samples/build';
 import { call, onboard, opIdFrom, waitOpState } from '../support/api';
-import { scriptWritableDir } from '../support/scripts';
+import { scriptWritableFile } from '../support/scripts';
 import { tackerSampleFiles } from '../support/vnfpkg-fixtures';
 
 const HOOK = `#!/usr/bin/env node
@@ -19,7 +19,7 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
   require('fs').appendFileSync(d.additionalParams.hook_log, JSON.stringify({ hook: d.hook, vnfcs: d.vnfcs.map((v) => v.id) }) + '\\n');
 });
 `;
-const log = path.join(scriptWritableDir('asg-hooks-'), 'hooks.jsonl');
+const log = scriptWritableFile('asg-hooks-', 'hooks.jsonl');
 const lastCall = (hook: string) => fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.hook === hook).pop();
 
 let id: string;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { zipFiles } from '../../samples/build';
 import { sampleVariant } from '../../samples/variant';
 import { call, onboard, opIdFrom, waitOpState } from '../support/api';
-import { scriptWritableDir } from '../support/scripts';
+import { scriptWritableFile } from '../support/scripts';
 import { withLcmHooks } from '../support/vnfpkg-fixtures';
 
 const HOOK = `#!/usr/bin/env node
@@ -22,7 +22,7 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
 `;
 
 let vnfdId: string;
-const log = path.join(scriptWritableDir('hooklog-'), 'hooks.jsonl');
+const log = scriptWritableFile('hooklog-', 'hooks.jsonl');
 const entries = () => fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 
 beforeAll(async () => {

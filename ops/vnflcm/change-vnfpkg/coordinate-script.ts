@@ -11,6 +11,7 @@ import { packageFile } from '../../../common/db/repos/package-files';
 import { heatForVim } from '../../../infra/vim';
 import { vnfcAddress } from '../../../infra/vnfc-address';
 import { scriptChannelKeyFor, sealScriptJob } from '../../../mgmt/script-channel';
+import { scriptLimits, scriptReach } from '../../../mgmt/script-job';
 import { scriptSecrets } from '../../../mgmt/script-mask';
 import { coordSide, scriptPath, type CoordSide } from './activities';
 import type { ActivityDeps } from '../../../activities/deps';
@@ -62,7 +63,7 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
       channelKey ??= scriptChannelKeyFor(cfg.dataDir);
       const sealed = sealScriptJob(channelKey, {
         name: file, script: content, stdin: JSON.stringify(input), secrets: [...new Set(secrets)],
-        limits: { timeoutMs, memoryBytes: cfg.scriptsMemoryBytes, outputBytes: cfg.scriptsOutputBytes },
+        limits: scriptLimits(cfg, timeoutMs), reach: scriptReach(cfg, info, [address]),
       }, `coordinate script for VNFC ${vnfcId}:`);
       return { name: file, sealed };
     },
