@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { zipFolder } from '../samples/build';
+import type { AdminLogin } from './product';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
 
@@ -21,9 +22,9 @@ export const INSTANTIATE_BODY = {
 export class Api {
   private readonly session?: KeystoneSession;
 
-  /** With authUrl, every call carries a token of the embedded Keystone's admin (project admin) in X-Auth-Token. */
-  constructor(private readonly base: string, authUrl?: string) {
-    if (authUrl) this.session = new KeystoneSession({ authUrl, username: 'admin', password: 'devstack', project: 'admin' });
+  /** With the admin's login, every call carries a token of the embedded Keystone's admin (project admin) in X-Auth-Token. */
+  constructor(private readonly base: string, admin?: AdminLogin) {
+    if (admin) this.session = new KeystoneSession({ authUrl: admin.authUrl, username: 'admin', password: admin.password, project: 'admin' });
   }
 
   private async call(method: string, p: string, body?: unknown, expect = 200): Promise<Response> {

@@ -67,7 +67,7 @@ export function controlPlanes(): Record<string, { apiserver: number; etcd: numbe
 async function main() {
   log('starting the product with its machines (SSH, Kubernetes control planes)');
   const product = await startProduct({ machines: true });
-  const api = new Api(product.apiUrl, product.authUrl);
+  const api = new Api(product.apiUrl, product.admin);
   const connection = await Connection.connect({ address: product.temporalAddress });
   const client = new Client({ connection });
   try {

@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import { HeatClient, StackTemplate } from '../infra/openstack/heat';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { request } from '../infra/openstack/http';
+import type { AdminLogin } from './product';
 
 const MAX_POLL_MS = 15_000; // workflows/stack.ts
 
@@ -26,8 +27,8 @@ export interface DirectHeat {
   update(name: string, id: string, spec: StackTemplate, pollMs: number): Promise<number>;
 }
 
-export function directHeat(authUrl: string): DirectHeat {
-  const session = new KeystoneSession({ authUrl, username: 'admin', password: 'devstack', project: 'admin', userDomain: 'Default', projectDomain: 'Default', region: 'RegionOne' });
+export function directHeat(admin: AdminLogin): DirectHeat {
+  const session = new KeystoneSession({ authUrl: admin.authUrl, username: 'admin', password: admin.password, project: 'admin', userDomain: 'Default', projectDomain: 'Default', region: 'RegionOne' });
   const heat = new HeatClient(session);
   const get = async <T>(path: string): Promise<T> => {
     const token = await session.getToken();

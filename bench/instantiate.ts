@@ -87,8 +87,8 @@ async function main(): Promise<void> {
   try {
     connection = await Connection.connect({ address: product.temporalAddress });
     const client = new Client({ connection });
-    const api = new Api(product.apiUrl, product.authUrl);
-    const direct = directHeat(product.authUrl);
+    const api = new Api(product.apiUrl, product.admin);
+    const direct = directHeat(product.admin);
     const vnfdId = await api.onboardSample();
     const pids = allPids(product);
     const rssBefore = rssAll({ ...pids, bench: 'self' });

@@ -21,7 +21,7 @@ import { baselineOperation, withBaselineWorker } from './baseline';
 import { controlPlanes } from './cluster';
 import { historyStats, workflowTimes } from './history';
 import { latency, percentile } from './measure';
-import { startProduct } from './product';
+import { startProduct, type AdminLogin } from './product';
 
 const RUNS = Number(process.env.BENCH_RUNS || '3');
 const RESULTS = path.join(__dirname, 'results', 'magnum-latest.json');
@@ -31,8 +31,8 @@ const ms = (n: number) => Math.round(n);
 
 class Magnum {
   private readonly session: KeystoneSession;
-  constructor(private readonly base: string, authUrl: string) {
-    this.session = new KeystoneSession({ authUrl, username: 'admin', password: 'devstack', project: 'admin' });
+  constructor(private readonly base: string, admin: AdminLogin) {
+    this.session = new KeystoneSession({ authUrl: admin.authUrl, username: 'admin', password: admin.password, project: 'admin' });
   }
   async call(method: string, p: string, body?: unknown): Promise<any> {
     const r = await fetch(`${this.base}${p}`, {
@@ -65,7 +65,7 @@ async function newestWorkflow(client: Client, type: string, since: Date): Promis
 async function main() {
   log('starting the product with its machines');
   const product = await startProduct({ machines: true });
-  const magnum = new Magnum(product.apiUrl, product.authUrl);
+  const magnum = new Magnum(product.apiUrl, product.admin);
   const connection = await Connection.connect({ address: product.temporalAddress });
   const client = new Client({ connection });
   const clusters: string[] = [];

@@ -23,8 +23,10 @@ export interface Product {
   dataDir: string;
   apiUrl: string;
   temporalAddress: string;
-  /** Keystone v3 of the embedded cloud (admin / devstack, project admin: the product's default VIM). */
+  /** Keystone v3 of the embedded cloud (its admin, project admin: the product's default VIM). */
   authUrl: string;
+  /** The embedded cloud's admin: this run's own generated password. */
+  admin: AdminLogin;
   heatUrl: string;
   /** Processes of the product: temporal (dev server), keystone, heat, vimsim, worker, api. */
   pids: Record<'temporal' | 'keystone' | 'heat' | 'vimsim' | 'worker' | 'api', number>;
@@ -35,6 +37,8 @@ export interface Product {
   /** Stops every process (also done on SIGINT/SIGTERM). */
   stop(): Promise<void>;
 }
+
+export interface AdminLogin { authUrl: string; password: string }
 
 export interface ProductOptions {
   /** The simulator's servers answer SSH (Mgmt Drivers, the cluster engine) and its masters run Kubernetes control planes. */
@@ -91,7 +95,7 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
     const pid = (name: string) => children.find((c) => c.name === name)!.proc.pid!;
     return {
       dataDir, apiUrl: `http://127.0.0.1:${apiPort}`, temporalAddress: temporal.address, temporalArgs, stop, heatSleepScale,
-      authUrl: cloud.authUrl, heatUrl: cloud.heatUrl,
+      authUrl: cloud.authUrl, heatUrl: cloud.heatUrl, admin: { authUrl: cloud.authUrl, password: cloud.openstack.adminPassword },
       pids: {
         temporal: findPid(['start-dev', String(temporalPort)]) ?? NaN, keystone: cloud.openstack.keystonePid, heat: cloud.openstack.heatPid,
         vimsim: cloud.simulator.proc.pid!, worker: pid('worker'), api: pid('api'),

@@ -122,8 +122,8 @@ async function main(): Promise<void> {
   try {
     connection = await Connection.connect({ address: product.temporalAddress });
     const client = new Client({ connection });
-    const api = new Api(product.apiUrl, product.authUrl);
-    const direct = directHeat(product.authUrl);
+    const api = new Api(product.apiUrl, product.admin);
+    const direct = directHeat(product.admin);
     const pids = allPids(product);
     const [oldVnfd, newVnfd] = [await api.onboard(benchPackage('1.0', n).zip), await api.onboard(benchPackage('2.0', n).zip)];
     const deadline = 600_000 + n * 60_000;

@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { embeddedAdminPassword } from './embedded-admin';
 import { endpointsFromSetting, portsFromSetting } from './endpoints';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
 import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-store/types';
@@ -249,7 +250,8 @@ export function loadConfig(): Config {
     defaultVim: {
       authUrl: process.env.OS_AUTH_URL || `http://127.0.0.1:${keystonePort}/v3`,
       username: process.env.OS_USERNAME || 'admin',
-      password: process.env.OS_PASSWORD || 'devstack',
+      // the embedded cloud's admin when no OS_* names another cloud (common/embedded-admin.ts)
+      password: process.env.OS_PASSWORD || (process.env.OS_AUTH_URL ? '' : embeddedAdminPassword(dataDir) ?? ''),
       project: process.env.OS_PROJECT_NAME || 'admin',
       domain: process.env.OS_USER_DOMAIN_NAME || 'Default',
       region: process.env.OS_REGION_NAME || 'RegionOne',

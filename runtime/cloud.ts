@@ -20,7 +20,7 @@ export interface CloudOptions {
   heatSleepScale: number;
   /** Heat's database (e.g. postgresql+psycopg2://...); default SQLite under dataDir. */
   heatDatabaseUrl?: string;
-  /** Environment of the simulator process (VIMSIM_* settings). */
+  /** Environment of the simulator process (VIMSIM_* settings); its ADMIN_PASSWORD is the embedded cloud's admin password. */
   env: NodeJS.ProcessEnv;
   /** The Kubernetes toolchain (runtime/kube) the simulator's control planes run on; without it kubeadm init cannot start an API server. */
   kube?: KubeToolchain;
@@ -50,7 +50,7 @@ export async function startCloud(o: CloudOptions): Promise<RunningCloud> {
   const restarts: number[] = [];
   const openstack: EmbeddedCloud = await startEmbeddedCloud({
     dataDir: o.dataDir, keystonePort: o.keystonePort, heatPort: o.heatPort, heatSleepScale: o.heatSleepScale, heatDatabaseUrl: o.heatDatabaseUrl,
-    simulatorUrl, apiUrl: o.apiUrl, log: o.log, stdio: o.stdio?.openstack,
+    simulatorUrl, apiUrl: o.apiUrl, log: o.log, stdio: o.stdio?.openstack, adminPassword: o.env.ADMIN_PASSWORD || undefined,
     onUnexpectedExit: (name) => {
       if (stopping || name !== 'heat') return;
       const now = Date.now();

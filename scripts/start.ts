@@ -79,7 +79,7 @@ async function main() {
     say(`API (Tacker-compatible):    ${cfg.apiBaseUrl}`);
     say(`Temporal Web UI:            ${cfg.temporalUiUrl}`);
     if (cloud) {
-      say(`Keystone (admin/devstack):  ${cloud.authUrl}`);
+      say(`Keystone:                   ${cloud.authUrl} (admin's credentials: . ${cloud.openstack.openrc})`);
       say(`Heat:                       ${cloud.heatUrl}`);
       say(`VIM simulator (Nova, ...):  ${cloud.simulatorUrl}`);
     }

@@ -17,6 +17,7 @@ import { imageRouter } from './image/routes';
 import { kubeDir, KubeRuntime, type KubeSettings } from './kube/runtime';
 import { Transitions } from './lifecycle/transitions';
 import { networkRouter } from './network/routes';
+import { requireCloudAdmin } from './sim/admin-auth';
 import { adminRouter } from './sim/routes';
 import { Stats } from './sim/stats';
 import { DEFAULT_SSH_USERS, type SshUser } from './ssh/credentials';
@@ -129,7 +130,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   app.use('/network', networkRouter(store, faults, service));
   app.use('/image', imageRouter(store, service));
   app.use('/volume', volumeRouter(domain, service));
-  app.use('/sim', adminRouter({ sshRoutes: sshAdminRouter(ssh), store, faults, timing: transitions.timing, stats, ssh, kube }));
+  app.use('/sim', requireCloudAdmin(auth, opts.seedProject ?? 'admin'), adminRouter({ sshRoutes: sshAdminRouter(ssh), store, faults, timing: transitions.timing, stats, ssh, kube }));
   app.use((req, res) => {
     logger.warn({ method: req.method, path: req.originalUrl }, 'unrouted request');
     res.status(404).json({ error: { code: 404, title: 'Not Found', message: `No route for ${req.method} ${req.path}` } });

@@ -10,12 +10,13 @@ import path from 'node:path';
 import { syncEntities, catalog } from './entities';
 import { heatMarker, prepareHeat, startHeat, HeatInput } from './heat';
 import { ensureOpenStackInstalled, pinsHash } from './install';
-import { ADMIN_PASSWORD, keystoneMarker, prepareKeystone, startKeystone, KeystoneInput } from './keystone';
+import { writeAdminOpenrc } from '../../common/embedded-admin';
+import { keystoneMarker, prepareKeystone, startKeystone, KeystoneInput } from './keystone';
 import { assertPortFree, killGroupSync, killLeftovers, pidAlive, Proc, running, stopProc } from './procs';
-import { heatAuthEncryptionKey, layout, loadServiceUsers } from './state';
+import { heatAuthEncryptionKey, layout, loadAdminPassword, loadServiceUsers } from './state';
 
 export { ensureOpenStackInstalled } from './install';
-export { ADMIN_USER, ADMIN_PASSWORD, ADMIN_PROJECT } from './keystone';
+export { ADMIN_USER, ADMIN_PROJECT } from './keystone';
 
 export interface EmbeddedCloudOptions {
   dataDir: string; // state goes to <dataDir>/openstack/{keystone,heat}/ (DBs, fernet keys, confs, logs)
@@ -32,6 +33,8 @@ export interface EmbeddedCloudOptions {
   stdio?: number;
   /** Heat DB, e.g. postgresql+psycopg2://u:p@127.0.0.1/heat (needs psycopg2-binary in the venv); default SQLite */
   heatDatabaseUrl?: string;
+  /** The admin's password; default ADMIN_PASSWORD, else generated at the first start (common/embedded-admin.ts). */
+  adminPassword?: string;
   /** Keystone token lifetime; default 3600 */
   tokenExpirationSec?: number;
   /** Sets Heat's max_nova_api_microversion (skips Nova version discovery); default unset */
@@ -45,6 +48,9 @@ type Creds = { username: string; password: string; project: 'service'; domain: '
 export interface EmbeddedCloud {
   authUrl: string; // http://127.0.0.1:<keystonePort>/v3
   heatUrl: string; // http://127.0.0.1:<heatPort>
+  /** The admin's password, and DATA_DIR/admin-openrc (0600) that holds it as OS_* variables. */
+  adminPassword: string;
+  openrc: string;
   /** In project `service` with roles admin + service; kept in <dataDir>/openstack/service-users.json (0600). */
   serviceUsers: Record<'vimsim' | 'nfv', Creds>;
   keystonePid: number;
@@ -96,8 +102,9 @@ export async function startEmbeddedCloud(o: EmbeddedCloudOptions): Promise<Embed
     throw e;
   }
 
+  const adminPassword = loadAdminPassword(l, o.adminPassword ?? process.env.ADMIN_PASSWORD);
   const ks: KeystoneInput = {
-    venv, l, port: o.keystonePort, tokenExpirationSec: o.tokenExpirationSec ?? 3600, pinsHash: pins, env, stdio: o.stdio, log,
+    venv, l, port: o.keystonePort, tokenExpirationSec: o.tokenExpirationSec ?? 3600, pinsHash: pins, adminPassword, env, stdio: o.stdio, log,
   };
   const hi: HeatInput = {
     venv, l, port: o.heatPort, databaseUrl: o.heatDatabaseUrl, sleepScale: o.heatSleepScale ?? 1, pinsHash: pins, env, stdio: o.stdio, log,
@@ -137,7 +144,7 @@ export async function startEmbeddedCloud(o: EmbeddedCloudOptions): Promise<Embed
     watch(keystone, 'keystone');
     const t1 = Date.now();
     await syncEntities({
-      authUrl, adminPassword: ADMIN_PASSWORD, users, log,
+      authUrl, adminPassword, users, log,
       catalog: catalog({ keystonePort: o.keystonePort, heatPort: o.heatPort, simulatorUrl: o.simulatorUrl, apiUrl: o.apiUrl }),
     });
     log(`keystone: entities + catalog in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
@@ -152,9 +159,12 @@ export async function startEmbeddedCloud(o: EmbeddedCloudOptions): Promise<Embed
   }
 
   const pick = (n: 'vimsim' | 'nfv'): Creds => ({ username: users[n].username, password: users[n].password, project: 'service', domain: 'Default' });
+  const openrc = writeAdminOpenrc(path.dirname(l.root), authUrl, adminPassword);
   return {
     authUrl,
     heatUrl,
+    adminPassword,
+    openrc,
     serviceUsers: { vimsim: pick('vimsim'), nfv: pick('nfv') },
     get keystonePid() {
       return keystone!.pid;

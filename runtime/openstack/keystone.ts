@@ -1,4 +1,5 @@
 /** Keystone: config, first-time setup (once per dataDir), gunicorn process. */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { keystoneConf } from './configs';
@@ -7,7 +8,6 @@ import { Proc, runTool, spawnDetached, stopProc, waitForStatus } from './procs';
 import { Layout, writeIfChanged } from './state';
 
 export const ADMIN_USER = 'admin';
-export const ADMIN_PASSWORD = 'devstack';
 export const ADMIN_PROJECT = 'admin';
 
 export interface KeystoneInput {
@@ -16,6 +16,8 @@ export interface KeystoneInput {
   port: number;
   tokenExpirationSec: number;
   pinsHash: string;
+  /** The admin's password (common/embedded-admin.ts): bootstrapped, and set again when it changed. */
+  adminPassword: string;
   env: NodeJS.ProcessEnv;
   stdio?: number;
   log: (m: string) => void;
@@ -26,37 +28,50 @@ const conf = (l: Layout) => path.join(l.keystone, 'keystone.conf');
 export const keystoneMarker = (l: Layout) => `nfv-keystone@${l.root}@`; // closing @: /a is no prefix match of /ab
 
 /**
- * Bootstraps a fresh dataDir (keys, schema, admin/devstack, roles admin/member/
- * reader/service, identity endpoint, RegionOne). A later start only re-runs
- * db_sync when the pinned Keystone version changed. The marker is written last,
- * so a setup killed half-way is redone from scratch.
+ * Bootstraps a fresh dataDir (keys, schema, the admin user with its password,
+ * roles admin/member/reader/service, identity endpoint, RegionOne). A later
+ * start only re-runs db_sync when the pinned Keystone version changed, and
+ * bootstrap when the admin password changed (ADMIN_PASSWORD set or changed:
+ * bootstrap resets an existing admin's password). The markers are written
+ * last, so a setup killed half-way is redone.
  */
 export async function prepareKeystone(k: KeystoneInput): Promise<void> {
   writeIfChanged(conf(k.l), keystoneConf(k.l, { tokenExpirationSec: k.tokenExpirationSec }));
   const marker = path.join(k.l.keystone, 'bootstrap.done');
-  const done = fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8').trim() : undefined;
+  const adminMarker = path.join(k.l.keystone, 'admin-password.sha256');
+  const read = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim() : undefined);
+  const done = read(marker);
+  const adminHash = crypto.createHash('sha256').update(k.adminPassword).digest('hex');
   const logFile = path.join(k.l.logs, 'keystone-setup.log');
   const t0 = Date.now();
+  const url = `http://127.0.0.1:${k.port}/v3`;
+  const bootstrap = () => runTool('keystone bootstrap', venvBin('python', k.venv), [
+    path.join(__dirname, 'keystone_setup.py'), '--config-file', conf(k.l), 'bootstrap',
+    '--bootstrap-username', ADMIN_USER, '--bootstrap-password', k.adminPassword,
+    '--bootstrap-project-name', ADMIN_PROJECT, '--bootstrap-role-name', 'admin',
+    '--bootstrap-service-name', 'keystone', '--bootstrap-region-id', 'RegionOne',
+    '--bootstrap-admin-url', url, '--bootstrap-internal-url', url, '--bootstrap-public-url', url,
+  ], { env: k.env, cwd: k.l.keystone, logFile });
   if (done === undefined) {
     for (const f of ['keystone.db', 'keystone.db-journal', 'keystone.db-wal', 'keystone.db-shm', 'fernet-keys', 'credential-keys']) {
       fs.rmSync(path.join(k.l.keystone, f), { recursive: true, force: true });
     }
-    const url = `http://127.0.0.1:${k.port}/v3`;
-    await runTool('keystone bootstrap', venvBin('python', k.venv), [
-      path.join(__dirname, 'keystone_setup.py'), '--config-file', conf(k.l), 'bootstrap',
-      '--bootstrap-username', ADMIN_USER, '--bootstrap-password', ADMIN_PASSWORD,
-      '--bootstrap-project-name', ADMIN_PROJECT, '--bootstrap-role-name', 'admin',
-      '--bootstrap-service-name', 'keystone', '--bootstrap-region-id', 'RegionOne',
-      '--bootstrap-admin-url', url, '--bootstrap-internal-url', url, '--bootstrap-public-url', url,
-    ], { env: k.env, cwd: k.l.keystone, logFile });
+    await bootstrap();
     k.log(`keystone: keys + db_sync + bootstrap in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  } else if (done !== k.pinsHash) {
-    await runTool('keystone db_sync', venvBin('keystone-manage', k.venv), ['--config-file', conf(k.l), 'db_sync'], {
-      env: k.env, cwd: k.l.keystone, logFile,
-    });
-    k.log(`keystone: db_sync after a version change in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } else {
+    if (done !== k.pinsHash) {
+      await runTool('keystone db_sync', venvBin('keystone-manage', k.venv), ['--config-file', conf(k.l), 'db_sync'], {
+        env: k.env, cwd: k.l.keystone, logFile,
+      });
+      k.log(`keystone: db_sync after a version change in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+    if (read(adminMarker) !== adminHash) {
+      await bootstrap();
+      k.log('keystone: the admin password was set again (ADMIN_PASSWORD changed)');
+    }
   }
   fs.writeFileSync(marker, k.pinsHash + '\n');
+  fs.writeFileSync(adminMarker, adminHash + '\n', { mode: 0o600 });
 }
 
 export async function startKeystone(k: KeystoneInput): Promise<Proc> {

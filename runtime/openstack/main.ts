@@ -6,7 +6,7 @@
  * KEYSTONE_TOKEN_EXPIRATION (3600 s).
  */
 import path from 'node:path';
-import { ADMIN_PASSWORD, EmbeddedCloud, startEmbeddedCloud } from './index';
+import { EmbeddedCloud, startEmbeddedCloud } from './index';
 import { venvBin } from './install';
 
 async function main(): Promise<void> {
@@ -30,8 +30,7 @@ async function main(): Promise<void> {
   });
   const c = cloud;
   log(`keystone pid ${c.keystonePid}, heat pid ${c.heatPid}. Try:`);
-  log(`  ${venvBin('openstack')} --os-auth-url ${c.authUrl} --os-username admin --os-password ${ADMIN_PASSWORD} ` +
-    '--os-project-name admin --os-user-domain-name Default --os-project-domain-name Default stack list');
+  log(`  . ${c.openrc} && ${venvBin('openstack')} stack list`);
   let stopping = false;
   const stop = (sig: string) => {
     if (stopping) return;

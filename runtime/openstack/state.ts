@@ -79,6 +79,15 @@ export function loadServiceUsers(l: Layout): ServiceUsers {
   return users as ServiceUsers;
 }
 
+/** The admin's password: `explicit` (ADMIN_PASSWORD), else generated once into <dataDir>/openstack/admin-password (0600). */
+export function loadAdminPassword(l: Layout, explicit: string | undefined): string {
+  if (explicit) return explicit;
+  const file = path.join(l.root, 'admin-password');
+  const pw = readOrCreate(file, () => secret(24) + '\n').trim();
+  fs.chmodSync(file, 0o600);
+  return pw;
+}
+
 /** Heat encrypts stored credentials with it: losing it breaks existing stacks. 32 chars. */
 export function heatAuthEncryptionKey(l: Layout): string {
   return readOrCreate(path.join(l.heat, 'auth_encryption_key'), () => crypto.randomBytes(16).toString('hex')).trim();

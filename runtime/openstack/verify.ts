@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { ADMIN_PASSWORD, EmbeddedCloud, EmbeddedCloudOptions, startEmbeddedCloud } from './index';
+import { EmbeddedCloud, EmbeddedCloudOptions, startEmbeddedCloud } from './index';
 import { venvBin } from './install';
 import { sleep } from './procs';
 
@@ -43,7 +43,7 @@ function childrenOf(pid: number): number[] {
 async function heatClient(c: EmbeddedCloud) {
   const r = await fetch(`${c.authUrl}/auth/tokens`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ auth: { identity: { methods: ['password'], password: { user: { name: 'admin', domain: { id: 'default' }, password: ADMIN_PASSWORD } } }, scope: { project: { name: 'admin', domain: { id: 'default' } } } } }),
+    body: JSON.stringify({ auth: { identity: { methods: ['password'], password: { user: { name: 'admin', domain: { id: 'default' }, password: c.adminPassword } } }, scope: { project: { name: 'admin', domain: { id: 'default' } } } } }),
   });
   const token = r.headers.get('x-subject-token')!;
   const project = ((await r.json()) as any).token.project.id as string; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -71,7 +71,7 @@ async function heatClient(c: EmbeddedCloud) {
 }
 
 function cli(c: EmbeddedCloud, ...args: string[]): string {
-  const auth = ['--os-auth-url', c.authUrl, '--os-username', 'admin', '--os-password', ADMIN_PASSWORD, '--os-project-name', 'admin',
+  const auth = ['--os-auth-url', c.authUrl, '--os-username', 'admin', '--os-password', c.adminPassword, '--os-project-name', 'admin',
     '--os-user-domain-name', 'Default', '--os-project-domain-name', 'Default'];
   const r = spawnSync(venvBin('openstack'), [...auth, ...args, '-f', 'value'], { encoding: 'utf8' });
   return r.stdout + (r.status ? `(exit ${r.status}) ${r.stderr}` : '');

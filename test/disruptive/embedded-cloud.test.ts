@@ -21,7 +21,7 @@ const run = promisify(execFile);
 async function openstack(...args: string[]): Promise<any> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONWARNINGS: 'ignore' };
   const { stdout } = await run(path.join(VENV, 'bin', 'openstack'), [
-    '--os-auth-url', readState().keystoneUrl, '--os-username', 'admin', '--os-password', 'devstack', '--os-project-name', 'admin',
+    '--os-auth-url', readState().keystoneUrl, '--os-username', 'admin', '--os-password', readState().adminPassword, '--os-project-name', 'admin',
     '--os-user-domain-name', 'Default', '--os-project-domain-name', 'Default', '--os-identity-api-version', '3', ...args, '-f', 'json',
   ], { env, timeout: 60_000 });
   return JSON.parse(stdout);

@@ -36,7 +36,7 @@ const instantiateBody = () => ({
   extVirtualLinks: [{ id: 'net0', resourceId: EXT_NET, extCps: [{ cpdId: 'VDU1_CP1', cpConfig: [{ cpProtocolData: [{ layerProtocol: 'IP_OVER_ETHERNET' }] }] }, { cpdId: 'VDU2_CP1' }] }],
   vimConnectionInfo: [{
     id: 'vim1', vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3', interfaceInfo: { endpoint: readState().keystoneUrl },
-    accessInfo: { username: 'admin', password: 'devstack', project: 'admin', projectDomain: 'Default', userDomain: 'Default', region: 'RegionOne' },
+    accessInfo: { username: 'admin', password: readState().adminPassword, project: 'admin', projectDomain: 'Default', userDomain: 'Default', region: 'RegionOne' },
   }],
   additionalParams: {
     note: 'hostile',
@@ -84,7 +84,7 @@ function exampleBody(method: string, p: string): unknown {
   }
   if (p === '/v1.0/vims' && method === 'post') {
     // no is_default: `true` is a valid variant and would repoint the project's default VIM
-    return { vim: { name: `hostile-${crypto.randomUUID()}`, type: 'openstack', auth_url: readState().keystoneUrl, auth_cred: { username: 'admin', password: 'devstack' }, vim_project: { name: 'admin' } } };
+    return { vim: { name: `hostile-${crypto.randomUUID()}`, type: 'openstack', auth_url: readState().keystoneUrl, auth_cred: { username: 'admin', password: readState().adminPassword }, vim_project: { name: 'admin' } } };
   }
   if (p === '/v1.0/vims/{vimId}') return { vim: { name: 'hostile-renamed', description: 'd', extra: { a: 1 } } };
   // Magnum: a template is cheap and is made for real; every cluster route names a cluster that does not exist

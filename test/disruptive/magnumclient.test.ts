@@ -39,7 +39,7 @@ async function coe(args: string[], o: { json?: boolean; who?: { name: string; pa
     throw new Error(`openstack coe ${args.join(' ')}: ${err.stderr || err.stdout || err.message}`);
   }
 }
-const admin = { name: 'admin', password: 'devstack', project: 'admin' };
+const admin = { name: 'admin', get password() { return readState().adminPassword; }, project: 'admin' };
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'magnumclient-'));

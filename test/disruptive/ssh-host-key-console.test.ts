@@ -23,7 +23,7 @@ let vnfdId: string;
 
 /** Nova's os-getConsoleOutput as the admin user, straight over HTTP (independent of the product's client). */
 async function consoleOutput(serverId: string, length?: number): Promise<{ status: number; output?: string }> {
-  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' });
+  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: readState().adminPassword, project: 'admin', region: 'RegionOne' });
   const r = await fetch(`${await session.endpoint('compute')}/servers/${serverId}/action`, {
     method: 'POST',
     headers: { 'x-auth-token': (await session.getToken()).value, 'content-type': 'application/json' },

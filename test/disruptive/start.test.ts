@@ -34,10 +34,12 @@ function start(): { proc: ChildProcess; ready: Promise<void>; exited: Promise<nu
 }
 
 let keystone: KeystoneSession;
+let keystoneUrl: string;
 
-/** JSON over HTTP; API calls carry the embedded Keystone's admin token. */
+/** JSON over HTTP; API and /sim calls carry the embedded Keystone's admin token. */
 async function j(method: string, url: string, body?: unknown): Promise<any> {
-  const auth: Record<string, string> = url.startsWith(api) && !url.endsWith('/healthz') ? { 'x-auth-token': (await keystone.getToken()).value } : {};
+  // the API and the simulator's /sim (the cloud's admin only)
+  const auth: Record<string, string> = (url.startsWith(api) || url.startsWith(`${simUrl}/sim`)) && !url.endsWith('/healthz') ? { 'x-auth-token': (await keystone.getToken()).value } : {};
   const r = await fetch(url, { method, headers: { ...auth, ...(body ? { 'content-type': Buffer.isBuffer(body) ? 'application/zip' : 'application/json' } : {}) }, body: body ? (Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body)) : undefined });
   const text = await r.text();
   return { status: r.status, location: r.headers.get('location'), body: text ? JSON.parse(text) : undefined };
@@ -67,8 +69,9 @@ beforeAll(async () => {
   };
   delete env.TEMPORAL_ADDRESS;
   delete env.OS_AUTH_URL;
+  delete env.ADMIN_PASSWORD; // the first start generates one
   api = `http://127.0.0.1:${apiPort}`;
-  keystone = new KeystoneSession({ authUrl: `http://127.0.0.1:${keystonePort}/v3`, username: 'admin', password: 'devstack', project: 'admin' });
+  keystoneUrl = `http://127.0.0.1:${keystonePort}/v3`;
   simUrl = `http://127.0.0.1:${simPort}`;
 });
 
@@ -76,6 +79,16 @@ test('npm start runs everything; Ctrl-C stops it; a restart resumes the op in fl
   let run = start();
   await run.ready;
   expect(run.output()).toContain(api);
+
+  // the admin's password was generated, kept 0600 under DATA_DIR with an openrc file, whose place npm start printed
+  const openrc = path.join(dataDir, 'admin-openrc');
+  expect(run.output()).toContain(`admin's credentials: . ${openrc}`);
+  for (const f of [openrc, path.join(dataDir, 'openstack', 'admin-password')]) expect([f, fs.statSync(f).mode & 0o777]).toEqual([f, 0o600]);
+  const password = /^export OS_PASSWORD='([^']+)'$/m.exec(fs.readFileSync(openrc, 'utf8'))![1];
+  expect(password).toBe(fs.readFileSync(path.join(dataDir, 'openstack', 'admin-password'), 'utf8').trim());
+  expect(password.length).toBeGreaterThanOrEqual(24);
+  await expect(new KeystoneSession({ authUrl: keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' }).getToken()).rejects.toThrow(/401/);
+  keystone = new KeystoneSession({ authUrl: keystoneUrl, username: 'admin', password, project: 'admin' });
   expect((await j('GET', `${api}/healthz`)).status).toBe(200);
   const ui = await fetch(env.TEMPORAL_UI_PORT ? `http://127.0.0.1:${env.TEMPORAL_UI_PORT}/` : '');
   expect(ui.status).toBe(200); // the Temporal Web UI

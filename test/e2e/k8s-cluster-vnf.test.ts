@@ -86,7 +86,7 @@ describe('a 1-master, 2-worker cluster', () => {
     expect(vim).toMatchObject({ type: 'kubernetes', auth_url: expect.stringMatching(/^https:\/\/127\.\d+\.\d+\.\d+:6443$/) });
     expect(JSON.stringify(vim)).not.toMatch(/eyJ[A-Za-z0-9_-]{20,}/); // no JWT
     // the stock CLI, as the admin whose project the instance is in
-    const env = { PATH: process.env.PATH, HOME: work, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: 'admin', OS_PASSWORD: 'devstack', OS_PROJECT_NAME: 'admin', OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default', OS_IDENTITY_API_VERSION: '3' };
+    const env = { PATH: process.env.PATH, HOME: work, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: 'admin', OS_PASSWORD: readState().adminPassword, OS_PROJECT_NAME: 'admin', OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default', OS_IDENTITY_API_VERSION: '3' };
     const cli = (...args: string[]) => JSON.parse(execFileSync(path.join(VENV, 'bin', 'openstack'), [...args, '-f', 'json'], { env, encoding: 'utf8', timeout: 120_000 }));
     expect(cli('vim', 'list').map((v: any) => v.Name)).toContain(vim.name);
     const shown = cli('vim', 'show', vim.id);

@@ -49,14 +49,14 @@ describe('vimConnectionInfo', () => {
 
   test('an inline VIM is registered with its password sealed, and used', async () => {
     const id = await instanceOf(vnfdId);
-    const r = await call('POST', `/vnflcm/v2/vnf_instances/${id}/instantiate`, body(inlineVim('devstack')), { Version: '2.0.0' });
+    const r = await call('POST', `/vnflcm/v2/vnf_instances/${id}/instantiate`, body(inlineVim(readState().adminPassword)), { Version: '2.0.0' });
     expect(r.status).toBe(202);
     expect((await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 60_000, 'v2')).operationState).toBe('COMPLETED');
     const inst = (await call('GET', `/vnflcm/v2/vnf_instances/${id}`)).body;
     const vci = inst.vimConnectionInfo.vim1;
     expect(vci.interfaceInfo.endpoint).toBe(readState().keystoneUrl);
     expect(vci.accessInfo.username).toBe('admin');
-    expect(vci.accessInfo.password).not.toBe('devstack');
+    expect(vci.accessInfo.password).not.toBe(readState().adminPassword);
     expect(inst.instantiatedVnfInfo.vnfcResourceInfo[0].computeResource.vimConnectionId).toBe(vci.vimId);
   });
 

@@ -108,7 +108,7 @@ test('scale out and in with the stock CLI; a nodegroup of its own role', async (
   expect(workers.node_addresses).toHaveLength(2);
   // resize back to one, naming the server to remove (the newest worker's server id, from Heat through Nova)
   const servers = JSON.parse((await exec(path.join(VENV, 'bin', 'openstack'), ['server', 'list', '-f', 'json', '--name', 'default-worker-1'], {
-    env: { PATH: process.env.PATH, HOME: dir, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: 'admin', OS_PASSWORD: 'devstack', OS_PROJECT_NAME: 'admin', OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default' },
+    env: { PATH: process.env.PATH, HOME: dir, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: 'admin', OS_PASSWORD: readState().adminPassword, OS_PROJECT_NAME: 'admin', OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default' },
   })).stdout).filter((s: any) => s.Name.startsWith(name.toLowerCase().slice(0, 20)));
   expect(servers).toHaveLength(1);
   expect(await coe(['cluster', 'resize', name, '1', '--nodes-to-remove', servers[0].ID])).toMatch(/Request to resize cluster .* has been accepted/);

@@ -42,7 +42,7 @@ async function waitStatus(name: string, id: string, want: string): Promise<strin
 }
 
 beforeAll(() => {
-  session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' });
+  session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: readState().adminPassword, project: 'admin', region: 'RegionOne' });
   heat = new HeatClient(session);
 });
 
@@ -82,7 +82,7 @@ test('stack lifecycle with nested templates, updates, heal marking and events', 
 });
 
 test('a revoked token is replaced on the next call (re-auth on 401)', async () => {
-  const fresh = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' });
+  const fresh = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: readState().adminPassword, project: 'admin', region: 'RegionOne' });
   const before = (await fresh.getToken()).value;
   // Revoked before Heat ever saw it (Heat caches tokens it has validated).
   const r = await fetch(`${readState().keystoneUrl}/auth/tokens`, { method: 'DELETE', headers: { 'x-auth-token': before, 'x-subject-token': before } });

@@ -91,6 +91,16 @@ describe('vimsim auth', () => {
     await adminClient.call('compute', 'DELETE', `/servers/${mine.body.server.id}`);
   });
 
+  it('the /sim admin API answers the cloud\'s admin only', async () => {
+    const member = await ensureMember(cloud);
+    const fault = { target: 'server', operation: 'create', mode: 'fail', match: 'sim-auth-probe' };
+    expect((await http('GET', `${sim.url}/sim/servers`)).status).toBe(401);
+    expect((await http('POST', `${sim.url}/sim/faults`, fault, { 'X-Auth-Token': 'not-a-token' })).status).toBe(401);
+    expect((await http('POST', `${sim.url}/sim/faults`, fault, { 'X-Auth-Token': member.token })).status).toBe(403);
+    expect((await admin(sim, 'GET', '/faults')).body.faults.filter((f: { match?: string }) => f.match === 'sim-auth-probe')).toEqual([]);
+    expect((await admin(sim, 'GET', '/servers')).status).toBe(200);
+  });
+
   it('is a 503 when Keystone cannot be reached', async () => {
     const session = await login(cloud);
     const lonely = await startTestSim({ auth: { authUrl: `http://127.0.0.1:${await freePort()}/v3`, username: 'x', password: 'y', projectName: 'service' } });

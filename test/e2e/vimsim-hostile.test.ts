@@ -5,7 +5,7 @@
  * methods, a name filter built to backtrack forever.
  */
 import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
-import { admin, CloudClient, http, startTestSim, type TestSim } from '../support/vimsim-helpers';
+import { admin, CloudClient, embeddedCloud, http, login, startTestSim, type TestSim } from '../support/vimsim-helpers';
 
 describe('vimsim hostile input', () => {
   let sim: TestSim;
@@ -131,8 +131,9 @@ describe('vimsim hostile input', () => {
     expect((await admin(sim, 'POST', '/faults', { target: 'disk', operation: 'create', mode: 'fail' })).status).toBe(400);
     expect((await admin(sim, 'POST', '/config', { delayMs: -5 })).status).toBe(400);
     expect((await admin(sim, 'POST', '/ssh/faults', { match: '' })).status).toBe(400);
-    expect((await http('POST', `${sim.url}/sim/faults`, '{oops', { 'Content-Type': 'application/json' })).status).toBe(400);
-    expect((await http('POST', `${sim.url}/sim/faults`, 'x'.repeat(100_000), { 'Content-Type': 'application/json' })).status).toBe(413);
+    const asAdmin = { 'Content-Type': 'application/json', 'X-Auth-Token': (await login(embeddedCloud())).token };
+    expect((await http('POST', `${sim.url}/sim/faults`, '{oops', asAdmin)).status).toBe(400);
+    expect((await http('POST', `${sim.url}/sim/faults`, 'x'.repeat(100_000), asAdmin)).status).toBe(413);
     expect((await admin(sim, 'GET', '/servers/nope/host')).status).toBe(404);
     expect((await admin(sim, 'GET', '/nothing')).status).toBe(404);
     expect((await http('GET', `${sim.url}/healthz`)).status).toBe(200);

@@ -88,17 +88,30 @@ export default class LeakCheckEnvironment extends TestEnvironment {
   }
 }
 
+/** A token of the embedded cloud's admin: the simulator's /sim answers nobody else. */
+async function adminToken(s: ProductState): Promise<string> {
+  const r = await fetch(`${s.keystoneUrl}/auth/tokens`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ auth: {
+      identity: { methods: ['password'], password: { user: { name: 'admin', domain: { id: 'default' }, password: s.adminPassword } } },
+      scope: { project: { name: 'admin', domain: { id: 'default' } } },
+    } }),
+  });
+  return r.headers.get('x-subject-token') ?? '';
+}
+
 /** Faults this file injected into the harness's simulator (cloud and SSH) that still act; all of its faults removed. */
 async function leftFaults(owned: Owned | undefined): Promise<string[]> {
   const s = harnessState();
   if (!s || !owned?.faults.length) return [];
   const leaks: string[] = [];
+  const headers = { 'x-auth-token': await adminToken(s) };
   for (const collection of ['/sim/faults', '/sim/ssh/faults']) {
-    const r = await fetch(`${s.vimsimUrl}${collection}`);
+    const r = await fetch(`${s.vimsimUrl}${collection}`, { headers });
     if (!r.ok) continue;
     const { faults } = (await r.json()) as { faults: { id: string; match?: string; mode?: string; hang?: boolean; times: number; used: number }[] };
     for (const f of faults.filter((x) => owned.faults.includes(`${collection}/${x.id}`))) {
-      await fetch(`${s.vimsimUrl}${collection}/${f.id}`, { method: 'DELETE' });
+      await fetch(`${s.vimsimUrl}${collection}/${f.id}`, { method: 'DELETE', headers });
       // a used-up fault is inert, unless it hangs: that holds what it hangs until the fault is removed
       if (f.used < f.times || f.mode === 'hang' || f.hang) leaks.push(`simulator fault ${collection}/${f.id}${f.match ? ` (match ${f.match})` : ''}`);
     }

@@ -11,6 +11,7 @@
  * HARNESS=off (no harness) or HARNESS=external (`npm test` started it
  * already, for several jest runs: PRODUCT_STATE names it).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,9 +71,11 @@ export async function startHarness(): Promise<void> {
   }
   (globalThis as Record<string, unknown>).__temporal = temporal;
   const apiUrl = `http://127.0.0.1:${apiPort}`;
+  // the embedded cloud's admin: a password of this run's own, gone with its DATA_DIR (no account with a known password)
+  const adminPassword = crypto.randomBytes(18).toString('base64url');
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), VIMSIM_PORT: String(vimsimPort),
+    DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), VIMSIM_PORT: String(vimsimPort),
     KEYSTONE_PORT: String(keystonePort), HEAT_PORT: String(heatPort), HEAT_TASK_SLEEP_SCALE: TEST_HEAT_SLEEP_SCALE,
     VIMSIM_DELAY_MS: '100', TASK_QUEUE: 'nfv-lcm-test', LOG_LEVEL: 'info',
     // Heat and cluster waits: the product's own back-off, capped low so that a wait ends within a second or two
@@ -96,7 +99,7 @@ export async function startHarness(): Promise<void> {
   const state: ProductState = {
     dataDir, logDir, apiUrl, vimsimUrl: `http://127.0.0.1:${vimsimPort}`,
     keystoneUrl: `http://127.0.0.1:${keystonePort}/v3`, heatUrl: `http://127.0.0.1:${heatPort}`,
-    temporalAddress: temporal.address, env, apiEnv: {}, pids: {},
+    temporalAddress: temporal.address, adminPassword, env, apiEnv: {}, pids: {},
   };
   let cloud: RunningCloud | undefined;
   try {

@@ -10,10 +10,11 @@ export interface ProductState {
   logDir: string;
   apiUrl: string;
   vimsimUrl: string;
-  /** The embedded Keystone (v3) and Heat; admin/devstack in project admin. */
+  /** The embedded Keystone (v3) and Heat; `admin` with adminPassword (this run's own) in project admin. */
   keystoneUrl: string;
   heatUrl: string;
   temporalAddress: string;
+  adminPassword: string;
   /** Environment each component was started with. */
   env: Record<string, string>;
   /** What the API adds to it: the service user it checks callers' tokens as (runtime/cloud.ts). */

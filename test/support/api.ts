@@ -17,7 +17,7 @@ let adminSession: KeystoneSession | undefined;
 
 /** A token of the embedded Keystone's admin (project admin), cached; the API's default caller in tests. */
 export async function adminToken(): Promise<string> {
-  adminSession ??= new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' });
+  adminSession ??= new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: readState().adminPassword, project: 'admin', region: 'RegionOne' });
   return (await adminSession.getToken()).value;
 }
 
@@ -86,9 +86,11 @@ export async function onboard(zip: Buffer, headers: Record<string, string> = {},
   });
 }
 
+/** The simulator's /sim API, as the cloud's admin (it answers nobody else). */
 export async function sim<T = any>(method: string, path: string, body?: unknown): Promise<T> {
   const r = await fetchAgainIfIdleClosed(`${readState().vimsimUrl}${path}`, {
-    method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers: { 'x-auth-token': await adminToken(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();
   return (text ? JSON.parse(text) : undefined) as T;
@@ -96,7 +98,7 @@ export async function sim<T = any>(method: string, path: string, body?: unknown)
 
 /** The embedded Heat as the admin user, through the product's own OpenStack client. */
 export function adminHeat(): HeatClient {
-  return new HeatClient(new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' }));
+  return new HeatClient(new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: readState().adminPassword, project: 'admin', region: 'RegionOne' }));
 }
 
 /** The stack's resources as Heat lists them. */
@@ -161,7 +163,7 @@ export async function clearFaults(): Promise<void> {
 
 /** Name of the Glance image a Nova server runs ('' when it boots from a volume), read as the admin user. */
 export async function serverImageName(serverId: string): Promise<string> {
-  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: 'devstack', project: 'admin', region: 'RegionOne' });
+  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: 'admin', password: readState().adminPassword, project: 'admin', region: 'RegionOne' });
   const token = (await session.getToken()).value;
   const get = async (url: string) => {
     const r = await fetch(url, { headers: { 'x-auth-token': token } });

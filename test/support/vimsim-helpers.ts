@@ -6,8 +6,8 @@
  *
  * The cloud: TEST_KEYSTONE_URL (Keystone v3 URL, e.g. http://127.0.0.1:25357/v3)
  * and TEST_HEAT_URL when set, else the harness state file (PRODUCT_STATE:
- * keystoneUrl, heatUrl); TEST_ADMIN_USER / TEST_ADMIN_PASSWORD /
- * TEST_ADMIN_PROJECT (admin / devstack / admin). Without TEST_HEAT_URL Heat is
+ * keystoneUrl, heatUrl, adminPassword); TEST_ADMIN_USER / TEST_ADMIN_PASSWORD /
+ * TEST_ADMIN_PROJECT (admin / the harness's / admin). Without TEST_HEAT_URL Heat is
  * found in the catalog (orchestration).
  */
 import fs from 'node:fs';
@@ -23,22 +23,22 @@ export interface EmbeddedCloud {
 }
 
 /** Keystone and Heat of the harness, when it runs (its state file). */
-function harnessCloud(): { keystoneUrl?: string; heatUrl?: string } {
+function harnessCloud(): { keystoneUrl?: string; heatUrl?: string; adminPassword?: string } {
   const file = process.env.PRODUCT_STATE;
   if (!file || !fs.existsSync(file)) return {};
-  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { keystoneUrl?: string; heatUrl?: string };
-  return { keystoneUrl: state.keystoneUrl, heatUrl: state.heatUrl };
+  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { keystoneUrl?: string; heatUrl?: string; adminPassword?: string };
+  return { keystoneUrl: state.keystoneUrl, heatUrl: state.heatUrl, adminPassword: state.adminPassword };
 }
 
 export function embeddedCloud(): EmbeddedCloud {
-  const harness = process.env.TEST_KEYSTONE_URL ? {} : harnessCloud();
+  const harness: ReturnType<typeof harnessCloud> = process.env.TEST_KEYSTONE_URL ? {} : harnessCloud();
   const keystoneUrl = process.env.TEST_KEYSTONE_URL ?? harness.keystoneUrl;
   if (!keystoneUrl) throw new Error('no Keystone: set TEST_KEYSTONE_URL or run under the harness (the vimsim tests need a real Keystone and Heat)');
   return {
     keystoneUrl: keystoneUrl.replace(/\/+$/, ''),
     admin: {
       username: process.env.TEST_ADMIN_USER ?? 'admin',
-      password: process.env.TEST_ADMIN_PASSWORD ?? 'devstack',
+      password: process.env.TEST_ADMIN_PASSWORD ?? harness.adminPassword ?? '',
       project: process.env.TEST_ADMIN_PROJECT ?? 'admin',
     },
     heatUrl: process.env.TEST_HEAT_URL ?? harness.heatUrl,
@@ -217,8 +217,12 @@ export async function startTestSim(opts: Partial<VimSimOptions> = {}): Promise<T
   };
 }
 
-export function admin(sim: { url: string }, method: string, p: string, body?: unknown): Promise<HttpResult> {
-  return http(method, `${sim.url}/sim${p}`, body);
+let adminLogin: Promise<Session> | undefined;
+
+/** The simulator's /sim API, as the cloud's admin (it answers nobody else). */
+export async function admin(sim: { url: string }, method: string, p: string, body?: unknown): Promise<HttpResult> {
+  adminLogin ??= login(embeddedCloud()).catch((e) => { adminLogin = undefined; throw e; });
+  return http(method, `${sim.url}/sim${p}`, body, { 'X-Auth-Token': (await adminLogin).token });
 }
 
 /** Calls the simulator's services as a product would, with a Keystone token. */

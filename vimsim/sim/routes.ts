@@ -1,5 +1,5 @@
 /**
- * Admin API under /sim (no auth: a loopback product component): cloud
+ * Admin API under /sim (the cloud's admin only: sim/admin-auth.ts): cloud
  * faults, runtime config, call counters, and read-only views of servers
  * (with their SSH endpoints and simulated hosts) and networks.
  */
