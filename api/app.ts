@@ -5,6 +5,7 @@
  * finds rows only in the caller's project.
  */
 import express, { type Request } from 'express';
+import { AuthFailureLimiter } from './auth/failure-limit';
 import { authenticate, type ErrorRenderer } from './auth/middleware';
 import type { ApiContext } from './context';
 import { problemHandler, sendProblem } from './errors';
@@ -37,7 +38,8 @@ export function createApp(ctx: ApiContext): express.Express {
   usePolicy(ctx.policy);
   app.use((req, _res, next) => { ctx.log.debug({ method: req.method, path: req.path }, 'request'); next(); });
   app.use(checkHost(ctx.cfg.limits.allowedHosts, rendererFor));
-  app.use(authenticate(ctx.tokens, rendererFor));
+  const failures = new AuthFailureLimiter(ctx.cfg.identity.failuresPerClient, ctx.cfg.identity.failureWindowMs);
+  app.use(authenticate(ctx.tokens, failures, rendererFor));
   // After authentication: nobody unauthenticated makes the API read a body.
   app.use(rejectNulInUrl(rendererFor));
   app.use(checkMediaType(rendererFor));

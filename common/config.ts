@@ -4,7 +4,9 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { QUOTA_SETTINGS, type Quotas } from './db/quota';
 import { embeddedAdminPassword } from './embedded-admin';
+import { parseSize } from './sizes';
 import { endpointsFromSetting, portsFromSetting } from './endpoints';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
 import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-store/types';
@@ -98,6 +100,14 @@ export interface Config {
     serviceDomain: string;
     /** A validated token is trusted until it expires, but at most this long. */
     tokenCacheTtlMs: number;
+    /** A token Keystone refused is refused without asking again for this long. */
+    invalidTokenCacheMs: number;
+    /** The project whose admins are the cloud's admins (every project's resources); an admin elsewhere acts as a member of its project. */
+    adminProject: string;
+    adminProjectDomain: string;
+    /** After this many failed authentications within failureWindowMs, a client's unknown tokens get 429. */
+    failuresPerClient: number;
+    failureWindowMs: number;
     /** JSON or YAML file overriding the default role rules (README, "Identity"). */
     policyFile?: string;
   };
@@ -120,6 +130,8 @@ export interface Config {
   scriptsMemoryBytes: number;
   /** Output a package script may write per stream (stdout, stderr) before it is killed. */
   scriptsOutputBytes: number;
+  /** What one project may hold (common/db/quota.ts). */
+  quotas: Quotas;
   /** CPU seconds, biggest file and private /tmp size of a package script. */
   scriptsCpuSeconds: number;
   scriptsFileBytes: number;
@@ -264,6 +276,11 @@ export function loadConfig(): Config {
       serviceProject: process.env.NFV_SERVICE_PROJECT || 'service',
       serviceDomain: process.env.NFV_SERVICE_DOMAIN || 'Default',
       tokenCacheTtlMs: intFromEnv('AUTH_TOKEN_CACHE_TTL_S', 300) * 1000,
+      invalidTokenCacheMs: intFromEnv('AUTH_INVALID_TOKEN_CACHE_S', 10) * 1000,
+      adminProject: process.env.AUTH_ADMIN_PROJECT || 'admin',
+      adminProjectDomain: process.env.AUTH_ADMIN_PROJECT_DOMAIN || 'Default',
+      failuresPerClient: intFromEnv('AUTH_FAILURES_PER_CLIENT', 50),
+      failureWindowMs: intFromEnv('AUTH_FAILURE_WINDOW_S', 60) * 1000,
       policyFile: process.env.POLICY_FILE || undefined,
     },
     heatPollMs: intFromEnv('HEAT_POLL_MS', 1000),
@@ -276,6 +293,13 @@ export function loadConfig(): Config {
     mgmtScriptTimeoutMs: intFromEnv('MGMT_SCRIPT_TIMEOUT_S', 1800) * 1000,
     scriptsMemoryBytes: intFromEnv('SCRIPTS_MEMORY_MB', 2048) * 1024 * 1024,
     scriptsOutputBytes: intFromEnv('SCRIPTS_OUTPUT_KB', 64) * 1024,
+    quotas: {
+      packages: intFromEnv(QUOTA_SETTINGS.packages, 100),
+      packageBytes: parseSize(process.env.QUOTA_PACKAGE_BYTES, QUOTA_SETTINGS.packageBytes, 20 * 1024 ** 3),
+      instances: intFromEnv(QUOTA_SETTINGS.instances, 100),
+      subscriptions: intFromEnv(QUOTA_SETTINGS.subscriptions, 100),
+      clusterNodes: intFromEnv(QUOTA_SETTINGS.clusterNodes, 200),
+    },
     scriptsCpuSeconds: intFromEnv('SCRIPTS_CPU_S', 600),
     scriptsFileBytes: intFromEnv('SCRIPTS_FILE_MB', 256) * 1024 * 1024,
     scriptsTmpBytes: intFromEnv('SCRIPTS_TMP_MB', 256) * 1024 * 1024,

@@ -35,6 +35,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { MASK, redactString } from './secrets';
+import { formatBytes, parseSize } from './sizes';
 
 // ---- errors -----------------------------------------------------------------
 
@@ -205,13 +206,12 @@ export const DEFAULT_MAX_BODY = { keystone: 8 * MiB, heat: 32 * MiB, coord: 1 * 
 export const MAX_BODY_SETTING = { keystone: 'OUTBOUND_MAX_BODY_KEYSTONE', heat: 'OUTBOUND_MAX_BODY_HEAT', coord: 'OUTBOUND_MAX_BODY_COORD' } as const;
 const VARIABLES = ['OUTBOUND_ALLOW', 'OUTBOUND_DENY', ...Object.values(MAX_BODY_SETTING), 'COORD_CLIENT_CERT_HOSTS'] as const;
 
-function parseSize(value: string | undefined, variable: string, dflt: number): number {
-  if (value === undefined || value.trim() === '') return dflt;
-  const m = /^(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(value.trim());
-  const unit = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: MiB, mb: MiB, mib: MiB, g: 1024 * MiB, gb: 1024 * MiB, gib: 1024 * MiB }[(m?.[2] ?? '').toLowerCase()];
-  const n = m ? Number(m[1]) * unit! : NaN;
-  if (!(Number.isSafeInteger(n) && n > 0)) throw new OutboundConfigError(`${variable}: "${value.slice(0, 40)}" is not a size (bytes, or with a KiB/MiB/GiB suffix, e.g. 8MiB)`);
-  return n;
+function sizeSetting(value: string | undefined, variable: string, dflt: number): number {
+  try {
+    return parseSize(value, variable, dflt);
+  } catch (e) {
+    throw new OutboundConfigError((e as Error).message);
+  }
 }
 
 /** One COORD_CLIENT_CERT_HOSTS entry: `host`, `host:port`, `[v6]:port`, `scheme://host[:port]`, `*.domain`. */
@@ -252,9 +252,9 @@ export function parseOutboundSettings(env: NodeJS.ProcessEnv = process.env): Out
     allow: parseAccessList(env.OUTBOUND_ALLOW, 'OUTBOUND_ALLOW'),
     deny: parseAccessList(env.OUTBOUND_DENY, 'OUTBOUND_DENY'),
     maxBody: {
-      keystone: parseSize(env.OUTBOUND_MAX_BODY_KEYSTONE, 'OUTBOUND_MAX_BODY_KEYSTONE', DEFAULT_MAX_BODY.keystone),
-      heat: parseSize(env.OUTBOUND_MAX_BODY_HEAT, 'OUTBOUND_MAX_BODY_HEAT', DEFAULT_MAX_BODY.heat),
-      coord: parseSize(env.OUTBOUND_MAX_BODY_COORD, 'OUTBOUND_MAX_BODY_COORD', DEFAULT_MAX_BODY.coord),
+      keystone: sizeSetting(env.OUTBOUND_MAX_BODY_KEYSTONE, 'OUTBOUND_MAX_BODY_KEYSTONE', DEFAULT_MAX_BODY.keystone),
+      heat: sizeSetting(env.OUTBOUND_MAX_BODY_HEAT, 'OUTBOUND_MAX_BODY_HEAT', DEFAULT_MAX_BODY.heat),
+      coord: sizeSetting(env.OUTBOUND_MAX_BODY_COORD, 'OUTBOUND_MAX_BODY_COORD', DEFAULT_MAX_BODY.coord),
     },
     clientCertHosts,
   };
@@ -437,10 +437,6 @@ export function hostListAllows(url: URL, entries: readonly string[]): boolean {
 }
 
 // ---- responses ----------------------------------------------------------------
-
-export function formatBytes(n: number): string {
-  return n % MiB === 0 ? `${n / MiB} MiB` : n % 1024 === 0 ? `${n / 1024} KiB` : `${n} bytes`;
-}
 
 /**
  * Reads a response body up to `limit` bytes; beyond it (or when

@@ -2,9 +2,12 @@
  * Authentication in front of every route but version discovery and
  * /healthz: a Keystone token in X-Auth-Token, checked by TokenValidator.
  * A missing or invalid token gets 401 with `WWW-Authenticate: Keystone
- * uri="<auth_url>"`, in the error shape of the API the path belongs to.
+ * uri="<auth_url>"`, in the error shape of the API the path belongs to; a
+ * client with too many of those gets 429 for unknown tokens for a while
+ * (failure-limit.ts).
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AuthFailureLimiter } from './failure-limit';
 import type { Caller, TokenValidator } from './tokens';
 import { IdentityUnavailable } from './tokens';
 
@@ -17,15 +20,27 @@ export function isPublic(req: Request): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && PUBLIC_GETS.some((re) => re.test(req.path));
 }
 
-export function authenticate(validator: TokenValidator, render: (req: Request) => ErrorRenderer): RequestHandler {
+export function authenticate(validator: TokenValidator, limiter: AuthFailureLimiter, render: (req: Request) => ErrorRenderer): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (isPublic(req)) return next();
+    const client = req.socket.remoteAddress ?? '';
     const refuse = (detail: string) => {
+      limiter.failed(client);
       res.set('WWW-Authenticate', `Keystone uri="${validator.authUrl}"`);
       render(req)(res, 401, detail);
     };
     const token = req.get('x-auth-token');
     if (!token) return refuse('authentication required: send a Keystone token in X-Auth-Token');
+    const known = validator.cached(token);
+    if (known) {
+      res.locals.caller = known;
+      return next();
+    }
+    const wait = limiter.retryAfter(client);
+    if (wait > 0) {
+      res.set('Retry-After', String(wait));
+      return render(req)(res, 429, `too many failed authentications from this client; try again in ${wait} s`);
+    }
     validator.validate(token).then((caller) => {
       if (!caller) return refuse('the X-Auth-Token is not a valid project-scoped Keystone token');
       res.locals.caller = caller;

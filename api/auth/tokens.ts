@@ -3,7 +3,9 @@
  * own service token in X-Auth-Token, the caller's in X-Subject-Token,
  * `GET /v3/auth/tokens`; 404 means the caller's token is invalid. Valid
  * tokens are cached (by hash) until they expire, for at most the configured
- * TTL, so a revoked token stops working within that TTL.
+ * TTL, so a revoked token stops working within that TTL. Invalid ones are
+ * cached too, briefly, as keystonemiddleware does: the same bogus token
+ * sent again costs no Keystone round trip.
  */
 import crypto from 'node:crypto';
 import type { Config } from '../../common/config';
@@ -29,12 +31,13 @@ const PLAUSIBLE_TOKEN = /^[\x21-\x7e]{1,8192}$/;
 interface TokenBody {
   expires_at?: string;
   user?: { id?: string; name?: string };
-  project?: { id?: string; name?: string };
+  project?: { id?: string; name?: string; domain?: { id?: string; name?: string } };
   roles?: { name?: string }[];
 }
 
 export class TokenValidator {
   private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  private readonly invalid = new Map<string, number>();
   private service?: { token: string; expiresAt: number };
   private pendingLogin?: Promise<string>;
 
@@ -47,19 +50,18 @@ export class TokenValidator {
   /** The caller behind a token, or null when Keystone says it is not valid (or it is not project-scoped). */
   async validate(token: string): Promise<Caller | null> {
     if (!PLAUSIBLE_TOKEN.test(token)) return null;
-    const key = crypto.createHash('sha256').update(token).digest('hex');
-    const hit = this.cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.caller;
-    this.cache.delete(key);
+    const key = keyOf(token);
+    const known = this.known(key);
+    if (known !== undefined) return known;
     for (let attempt = 0; attempt < 2; attempt++) {
       const serviceToken = await this.serviceToken(attempt > 0);
       const r = await this.call('GET', `${this.authUrl}/auth/tokens?nocatalog`, { 'x-auth-token': serviceToken, 'x-subject-token': token });
       if (r.status === 401 && attempt === 0) continue; // our own token went stale
-      if (r.status === 404) return null;
+      if (r.status === 404) return this.refused(key);
       if (r.status !== 200) throw new IdentityUnavailable(`Keystone answered ${r.status} to a token validation`);
       const t = (r.body as { token?: TokenBody } | undefined)?.token;
-      const caller = callerOf(t);
-      if (!caller) return null;
+      const caller = callerOf(t, this.cfg);
+      if (!caller) return this.refused(key);
       const expires = Date.parse(t?.expires_at ?? '') || Date.now();
       this.remember(key, caller, Math.min(expires, Date.now() + this.cfg.tokenCacheTtlMs));
       return caller;
@@ -78,6 +80,28 @@ export class TokenValidator {
       throw new IdentityUnavailable(`Keystone answered ${r.status} to a project lookup`);
     }
     throw new IdentityUnavailable('the API\'s service user cannot look up projects (its own token is refused)');
+  }
+
+  /** What the caches say of a token without asking Keystone: its caller, null (refused lately), undefined (not known). */
+  cached(token: string): Caller | null | undefined {
+    return PLAUSIBLE_TOKEN.test(token) ? this.known(keyOf(token)) : null;
+  }
+
+  private known(key: string): Caller | null | undefined {
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.until > now) return hit.caller;
+    this.cache.delete(key);
+    const refusedUntil = this.invalid.get(key);
+    if (refusedUntil !== undefined && refusedUntil > now) return null;
+    this.invalid.delete(key);
+    return undefined;
+  }
+
+  private refused(key: string): null {
+    if (this.invalid.size >= MAX_CACHED) this.invalid.delete(this.invalid.keys().next().value as string);
+    this.invalid.set(key, Date.now() + this.cfg.invalidTokenCacheMs);
+    return null;
   }
 
   private remember(key: string, caller: Caller, until: number): void {
@@ -115,9 +139,21 @@ export class TokenValidator {
   }
 }
 
-function callerOf(t: TokenBody | undefined): Caller | null {
+const keyOf = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+/**
+ * The caller of a project-scoped token. The admin role makes a cloud admin
+ * (every project's resources, all_projects, admin-only rules) only in the
+ * admin project (AUTH_ADMIN_PROJECT); an admin of any other project is a
+ * member of that project and nothing more, as Keystone's is_admin_project
+ * meant it to be.
+ */
+function callerOf(t: TokenBody | undefined, cfg: Pick<Config['identity'], 'adminProject' | 'adminProjectDomain'>): Caller | null {
   if (!t?.project?.id || !t.user?.id) return null; // unscoped and domain-scoped tokens own no project
-  const roles = (t.roles ?? []).map((r) => String(r.name ?? '')).filter(Boolean);
+  let roles = (t.roles ?? []).map((r) => String(r.name ?? '')).filter(Boolean);
+  const domain = t.project.domain;
+  const inAdminProject = t.project.name === cfg.adminProject && (domain?.name === cfg.adminProjectDomain || domain?.id === cfg.adminProjectDomain);
+  if (roles.includes('admin') && !inAdminProject) roles = [...new Set([...roles.filter((r) => r !== 'admin'), 'member'])];
   return {
     userId: t.user.id, userName: String(t.user.name ?? ''), projectId: t.project.id, projectName: String(t.project.name ?? ''),
     roles, isAdmin: roles.includes('admin'),

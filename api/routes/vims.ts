@@ -7,13 +7,14 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { deleteVim, findOwnedVim, findUsableVim, listVims, registerVim, updateVim, type VimRow } from '../../common/db/repos/vims';
-import { instanceOnVim } from '../../common/db/repos/instances';
+import { deleteVim, findOwnedVim, findUsableVim, listVims, registerVim, updateVim, vimInUse, type VimRow } from '../../common/db/repos/vims';
 import { KeystoneSession } from '../../infra/openstack/keystone';
+import { OpenStackHttpError } from '../../infra/openstack/http';
 import { KubeClient, kubeEndpointProblem } from '../../infra/kubernetes';
 import { parseCertificate } from '../../cluster/pki';
 import { vimEndpointProblem } from '../../common/outbound';
 import { callerOf } from '../auth/middleware';
+import type { Caller } from '../auth/tokens';
 import { scopeOf } from '../auth/policy';
 import type { ApiContext } from '../context';
 import { HttpError } from '../errors';
@@ -30,7 +31,13 @@ export function sendTackerError(res: Response, status: number, message: string, 
 }
 
 /** What a VIM shows: never its password or token. */
-export function vimView(v: VimRow) {
+/**
+ * A VIM as Tacker shows it. A shared VIM seen by a project that does not own
+ * it (the default VIM, by every project) hides whom it logs in as: its user
+ * and project are `***` (security review 3, Low 6).
+ */
+export function vimView(v: VimRow, viewer?: Caller) {
+  const hidden = viewer && v.shared && v.projectId !== viewer.projectId && !viewer.isAdmin;
   if (v.type === 'kubernetes') {
     return {
       id: v.id, name: v.name, description: v.description, type: v.type, tenant_id: v.projectId, auth_url: v.authUrl,
@@ -42,8 +49,8 @@ export function vimView(v: VimRow) {
   return {
     id: v.id, name: v.name, description: v.description, type: v.type, tenant_id: v.projectId,
     auth_url: v.authUrl,
-    auth_cred: { username: v.username, user_domain_name: v.userDomain, cert_verify: 'True' },
-    vim_project: { name: v.project, project_domain_name: v.projectDomain },
+    auth_cred: { username: hidden ? '***' : v.username, user_domain_name: hidden ? '***' : v.userDomain, cert_verify: 'True' },
+    vim_project: { name: hidden ? '***' : v.project, project_domain_name: hidden ? '***' : v.projectDomain },
     placement_attr: { regions: [v.region] },
     is_default: v.isDefault, shared: v.shared, status: v.status, extra: {},
     created_at: v.createdAt, updated_at: v.updatedAt ?? null,
@@ -63,7 +70,9 @@ export function vimsRouter(ctx: ApiContext): Router {
     try {
       await new KeystoneSession({ authUrl: v.authUrl, username: v.username, password: v.password, project: v.project, userDomain: v.userDomain, projectDomain: v.projectDomain, region: v.region }).getToken();
     } catch (e) {
-      throw new HttpError(400, `VIM authentication failed at ${v.authUrl}: ${(e as Error).message.slice(0, 200)}`, 'VimUnauthorizedException');
+      // the status only, never the body: auth_url may name some other service, read on the caller's behalf (review 3, M-1)
+      const why = e instanceof OpenStackHttpError ? `it answered ${e.status}` : (e as Error).message.slice(0, 200);
+      throw new HttpError(400, `VIM authentication failed at ${v.authUrl}: ${why}`, 'VimUnauthorizedException');
     }
   };
   /** The token opens the API: whoami answers (400 naming the VIM's answer otherwise). */
@@ -90,13 +99,13 @@ export function vimsRouter(ctx: ApiContext): Router {
       const want = req.query[f];
       if (typeof want === 'string') rows = rows.filter((v) => v[f] === want);
     }
-    res.json({ vims: rows.map(vimView) });
+    res.json({ vims: rows.map((v) => vimView(v, callerOf(res))) });
   });
 
   r.get('/vims/:id', authorize('vims', 'read'), async (req, res) => {
     const v = await findUsableVim(db, scopeOf(callerOf(res)), idOf(req));
     if (!v) throw notFound(idOf(req));
-    res.json({ vim: vimView(v) });
+    res.json({ vim: vimView(v, callerOf(res)) });
   });
 
   r.post('/vims', authorize('vims', 'write'), async (req, res) => {
@@ -178,8 +187,8 @@ export function vimsRouter(ctx: ApiContext): Router {
       throw notFound(idOf(req));
     }
     if (v.shared && v.isDefault && v.name === 'default') throw new HttpError(409, 'the deployment\'s default VIM comes from its configuration and cannot be deleted', 'Conflict');
-    const inUse = await instanceOnVim(db, v.id);
-    if (inUse) throw new HttpError(409, `VIM ${v.id} is used by VNF instance ${inUse.id}`, 'VimInUseException');
+    const inUse = await vimInUse(db, v.id);
+    if (inUse) throw new HttpError(409, `VIM ${v.id} is used by ${inUse}`, 'VimInUseException');
     await deleteVim(db, v.id);
     res.status(204).end();
   });

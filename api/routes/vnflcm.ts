@@ -72,7 +72,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       vnfdId: body.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
       vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
-    }, (q, inst) => queueIdentifierNotification(q, ctx.cfg, inst, 'VnfIdentifierCreationNotification'));
+    }, (q, inst) => queueIdentifierNotification(q, ctx.cfg, inst, 'VnfIdentifierCreationNotification'), ctx.cfg.quotas.instances);
     await sendQueued(ctx, queued);
     res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v, ctx.cfg));
   });

@@ -40,7 +40,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   r.post('/vnf_packages', write, async (req, res) => {
     const body = parse(CreateVnfPkgInfoRequest, req.body ?? {});
     const pkgId = crypto.randomUUID();
-    await createPackage(db, { id: pkgId, projectId: callerOf(res).projectId, userDefinedData: body.userDefinedData ?? {} });
+    await createPackage(db, { id: pkgId, projectId: callerOf(res).projectId, userDefinedData: body.userDefinedData ?? {} }, ctx.cfg.quotas.packages);
     res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(await load(res, pkgId), ctx.cfg));
   });
 
@@ -100,7 +100,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
         maxBytes: maxPackageBytes,
         beforeCommit: async ({ size }) => {
           if (size === 0) throw badRequest('package_content: the request body must be the zip file');
-          if (!(await claimUpload(db, p.id))) throw notCreated((await load(res, p.id)).onboardingState);
+          if (!(await claimUpload(db, p.id, { bytes: size, limit: ctx.cfg.quotas.packageBytes }))) throw notCreated((await load(res, p.id)).onboardingState);
           claimed = true;
         },
       }));

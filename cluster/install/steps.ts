@@ -98,7 +98,7 @@ export async function installKubernetesPackages(s: SshSession, { settings, secre
   await writeFile(s, '/etc/apt/sources.list.d/kubernetes.list', repo.list);
   await s.run(`${apt} apt-get update`, { sudo: true, timeoutMs: 10 * MIN });
   const v = kubePackageVersion(settings.kubeVersion);
-  await s.run(`${apt} apt-get install -y --allow-change-held-packages kubelet=${v} kubeadm=${v} kubectl=${v}`, { sudo: true, timeoutMs: 20 * MIN });
+  await s.run(`${apt} apt-get install -y --allow-change-held-packages ${['kubelet', 'kubeadm', 'kubectl'].map((p) => shellQuote(`${p}=${v}`)).join(' ')}`, { sudo: true, timeoutMs: 20 * MIN });
   await s.run('apt-mark hold kubelet kubeadm kubectl', { sudo: true, timeoutMs: MIN });
   const dropIn = proxyDropIn(secrets.proxy, settings.noProxy);
   if (dropIn) await writeFile(s, '/etc/systemd/system/kubelet.service.d/http-proxy.conf', dropIn, '600');

@@ -58,6 +58,8 @@ export const vnfPackages = pgTable('vnf_packages', {
   vnfdFiles: jsonb('vnfd_files').$type<string[]>(),
   softwareImages: jsonb('software_images').$type<Json[]>(),
   additionalArtifacts: jsonb('additional_artifacts').$type<Json[]>(),
+  /** Size of the uploaded zip, counted against the project's QUOTA_PACKAGE_BYTES (null before an upload). */
+  contentBytes: bigint('content_bytes', { mode: 'number' }),
   createdAt: text('created_at').notNull(),
 }, (t) => [
   index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId),

@@ -65,6 +65,8 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   /** SOL005 softwareImages[] and additionalArtifacts[], computed at onboarding. */
   softwareImages: text('software_images', { mode: 'json' }).$type<Json[]>(),
   additionalArtifacts: text('additional_artifacts', { mode: 'json' }).$type<Json[]>(),
+  /** Size of the uploaded zip, counted against the project's QUOTA_PACKAGE_BYTES (null before an upload). */
+  contentBytes: integer('content_bytes'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
   index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId),

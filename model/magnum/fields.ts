@@ -5,8 +5,23 @@ import '../common'; // zod-to-openapi first
 /** wtypes.StringType(min_length=1, max_length=255). */
 export const Str255 = z.string().min(1, 'must be 1-255 characters').max(255, 'must be 1-255 characters');
 
+/** A Kubernetes release as kube_tag gives it: v1.37.2, 1.37.2, or Magnum's v1.28.9-rancher1. */
+export const KUBE_TAG = /^v?\d{1,3}\.\d{1,3}\.\d{1,3}(-[A-Za-z0-9.]{1,32})?$/;
+const CIDR = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(3[0-2]|[12]?\d)$/;
+/** Labels the cluster engine turns into node commands and files: checked, so that nothing else reaches a shell. */
+const ENGINE_LABELS: Record<string, [RegExp, string]> = {
+  kube_tag: [KUBE_TAG, 'must be a Kubernetes version like v1.37.2'],
+  calico_ipv4pool: [CIDR, 'must be an IPv4 CIDR like 10.100.0.0/16'],
+  flannel_network_cidr: [CIDR, 'must be an IPv4 CIDR like 10.100.0.0/16'],
+  service_cluster_ip_range: [CIDR, 'must be an IPv4 CIDR like 10.254.0.0/16'],
+};
+
 /** Magnum's labels: a dict of strings (the client sends every value as a string); ints, floats and bools are kept as given. */
-export const Labels = z.record(z.string().min(1).max(255), z.union([z.string(), z.number(), z.boolean()]));
+export const Labels = z.record(z.string().min(1).max(255), z.union([z.string(), z.number(), z.boolean()])).superRefine((labels, ctx) => {
+  for (const [key, [re, message]] of Object.entries(ENGINE_LABELS)) {
+    if (labels[key] !== undefined && !re.test(String(labels[key]))) ctx.addIssue({ code: 'custom', path: [key], message });
+  }
+});
 export type Labels = z.infer<typeof Labels>;
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;

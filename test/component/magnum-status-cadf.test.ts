@@ -68,7 +68,7 @@ async function freshCluster(): Promise<{ store: Store; clusterId: string }> {
   }, ['master', 'worker'].map((role) => ({
     uuid: crypto.randomUUID(), projectId: 'p1', name: `default-${role}`, role, imageId: 'img', nodeCount: 1,
     labels: {}, nodeLabels: {}, nodeTaints: [], status: 'CREATE_IN_PROGRESS' as const, members: [0], createdAt: now,
-  })), 10);
+  })), { clusters: 10, nodes: 10 });
   return { store, clusterId };
 }
 

@@ -25,7 +25,10 @@ import {
 import type { InstanceRow } from '../../common/db/repos/rows';
 import type { Scope } from '../../common/db/repos/scope';
 import type { LcmOperation } from '../../engine/contracts';
-import { defaultVimFor, findOwnedVim, findUsableVim, listVims, registerVim, saveConfiguredDefaultVim, upsertInlineVim, vimById, vimIdTaken } from '../../common/db/repos/vims';
+import { defaultVimFor, findOwnedVim, findUsableVim, listVims, registerVim, saveConfiguredDefaultVim, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../common/db/repos/vims';
+import { createCluster } from '../../common/db/repos/clusters';
+import { createSubscription, listSubscriptions } from '../../common/db/repos/subscriptions';
+import { QuotaExceeded } from '../../common/db/quota';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 const A: Scope = { projectId: 'project-a', all: false };
@@ -320,6 +323,23 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect(await vimIdTaken(db, uuid())).toBe(false);
     });
 
+    it('a project\'s own VIM named default is not the deployment\'s default; a VIM that a cluster uses is in use (review 3, Low 5)', async () => {
+      const mine = vim(A.projectId, { name: 'default', isDefault: true, passwordSealed: 'members-own' });
+      await registerVim(db, mine);
+      const shared = await saveConfiguredDefaultVim(db, { name: 'default', authUrl: 'http://k/v3', username: 'admin', passwordSealed: 'cfg', project: 'admin', isDefault: true, shared: true, projectId: 'admin' });
+      expect(shared).not.toBe(mine.id);
+      expect(await vimById(db, mine.id)).toMatchObject({ projectId: A.projectId, passwordSealed: 'members-own', shared: false });
+
+      const used = vim(A.projectId);
+      await registerVim(db, used);
+      expect(await vimInUse(db, used.id)).toBeUndefined();
+      await createCluster(db, {
+        id: uuid(), projectId: A.projectId, kind: 'magnum', name: 'k8s-on-it', vimId: used.id, settings: { kubeVersion: '1.37.2', podCidr: '10.244.0.0/16', serviceCidr: '10.96.0.0/12', registries: [] },
+        secretsSealed: 's', createdAt: now(),
+      }, { certs: { kubernetesCa: 'c', etcdCa: 'c', frontProxyCa: 'c', admin: 'c', serviceAccountPublicKey: 'c' }, keysSealed: 'k' });
+      expect(await vimInUse(db, used.id)).toMatch(/^cluster k8s-on-it \(/);
+    });
+
     it('an inline VIM is created or updated by its project, never taken over by another', async () => {
       const id = uuid();
       const row = { name: 'inline', type: 'openstack', authUrl: 'http://k/v3', username: 'u', passwordSealed: 's', project: 'p', projectDomain: 'Default', userDomain: 'Default', region: 'RegionOne', updatedAt: now() };
@@ -328,6 +348,32 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect(await db.tx((q) => upsertInlineVim(q, B.projectId, id, { ...row, username: 'thief' }))).toBe(false);
       expect(await vimById(db, id)).toMatchObject({ projectId: A.projectId, username: 'u2', shared: false, isDefault: false });
     });
+  });
+
+  it('quotas: over the limit is QuotaExceeded and nothing is written; the bytes of uploads add up per project', async () => {
+    const Q = { projectId: `quota-${uuid()}`, all: false };
+    const pkgs = [uuid(), uuid(), uuid()];
+    await createPackage(db, { id: pkgs[0], projectId: Q.projectId, userDefinedData: {} }, 2);
+    await createPackage(db, { id: pkgs[1], projectId: Q.projectId, userDefinedData: {} }, 2);
+    await expect(createPackage(db, { id: pkgs[2], projectId: Q.projectId, userDefinedData: {} }, 2)).rejects.toThrow(new QuotaExceeded('packages', 2, 2, 1));
+    expect((await listPackages(db, Q)).length).toBe(2);
+    await createPackage(db, { id: uuid(), projectId: A.projectId, userDefinedData: {} }, 2); // another project's own count
+
+    expect(await claimUpload(db, pkgs[0], { bytes: 600, limit: 1000 })).toBe(true);
+    await expect(claimUpload(db, pkgs[1], { bytes: 600, limit: 1000 })).rejects.toThrow(QuotaExceeded);
+    expect(await packageById(db, pkgs[1])).toMatchObject({ onboardingState: 'CREATED', contentBytes: null });
+    expect(await claimUpload(db, pkgs[1], { bytes: 400, limit: 1000 })).toBe(true);
+    expect(await packageById(db, pkgs[1])).toMatchObject({ onboardingState: 'PROCESSING', contentBytes: 400 });
+
+    const inst = { projectId: Q.projectId, vnfdId: 'd', vnfPkgId: pkgs[0], vnfProvider: 'a', vnfProductName: 'p', vnfSoftwareVersion: '1', vnfdVersion: '1', instantiationState: 'NOT_INSTANTIATED' as const, vimConnectionInfo: [], metadata: {}, createdAt: now() };
+    await createInstance(db, { id: uuid(), ...inst }, undefined, 1);
+    await expect(createInstance(db, { id: uuid(), ...inst }, undefined, 1)).rejects.toThrow(/Quota exceeded: the project holds 1 VNF instances .*QUOTA_INSTANCES/);
+    expect((await listInstances(db, Q)).length).toBe(1);
+
+    const sub = { projectId: Q.projectId, apiVersion: 'v1' as const, callbackUri: 'http://127.0.0.1:1/n', createdAt: now() };
+    await createSubscription(db, { id: uuid(), ...sub }, 1);
+    await expect(createSubscription(db, { id: uuid(), ...sub }, 1)).rejects.toThrow(/QUOTA_SUBSCRIPTIONS/);
+    expect((await listSubscriptions(db, Q)).length).toBe(1);
   });
 
   it('SSH host key pins: set, replace, forget', async () => {

@@ -124,6 +124,20 @@ describe('another project sees nothing of B', () => {
     expect((await as(cMember, 'GET', '/vnflcm/v1/vnf_instances?all_projects=true')).body.map((i: any) => i.id)).not.toContain(bInst);
   });
 
+  test('the admin role of any other project is a member of that project only: no all_projects, no reach by id, no quotas', async () => {
+    const run = Date.now().toString(36);
+    const cAdmin = await keystoneUser(`tenant-c-${run}`, `c-admin-${run}`, 'admin');
+    expect((await as(cAdmin, 'GET', '/vnflcm/v1/vnf_instances?all_projects=true')).body.map((i: any) => i.id)).not.toContain(bInst);
+    expect((await as(cAdmin, 'GET', `/vnflcm/v1/vnf_instances/${bInst}`)).status).toBe(404);
+    expect((await as(cAdmin, 'GET', `/vnfpkgm/v1/vnf_packages/${bPkg}`)).status).toBe(404);
+    expect((await as(cAdmin, 'GET', '/v1/clusters?all_tenants=True')).status).toBe(200);
+    expect((await as(cAdmin, 'GET', '/v1/quotas', undefined, { 'OpenStack-API-Version': 'container-infra 1.10' })).status).toBe(403);
+    const quota = await as(cAdmin, 'POST', '/v1/quotas', { project_id: bMember.projectId, resource: 'Cluster', hard_limit: 0 }, { 'OpenStack-API-Version': 'container-infra 1.10' });
+    expect(quota.status).toBe(403);
+    // and still writes its own project, as a member does
+    expect((await as(cAdmin, 'POST', '/vnfpkgm/v1/vnf_packages', {})).status).toBe(201);
+  });
+
   test('a project onboards a vnfdId another project has (no shadowing across projects)', async () => {
     const { zip } = sampleVariant(SAMPLE);
     const mine = await onboard(zip); // admin's project
@@ -169,6 +183,10 @@ describe('VIMs', () => {
   test('a VIM belongs to its project; the default VIM is shared read-only', async () => {
     const seenByC = (await as(cMember, 'GET', '/v1.0/vims')).body.vims.map((v: any) => v.id);
     expect(seenByC).toContain(defaultVim.id);
+    // whom the shared VIM logs in as is not shown to the projects that use it
+    const shown = (await as(cMember, 'GET', `/v1.0/vims/${defaultVim.id}`)).body.vim;
+    expect([shown.auth_cred.username, shown.vim_project.name]).toEqual(['***', '***']);
+    expect((await call('GET', `/v1.0/vims/${defaultVim.id}`)).body.vim.auth_cred.username).toBe('admin'); // its owner sees it
     expect(seenByC).not.toContain(bVim);
     expect((await as(cMember, 'GET', `/v1.0/vims/${bVim}`)).status).toBe(404);
     expect((await as(cMember, 'DELETE', `/v1.0/vims/${bVim}`)).status).toBe(404);
@@ -179,6 +197,9 @@ describe('VIMs', () => {
     const wrong = await as(bMember, 'POST', '/v1.0/vims', { vim: { ...vimBody(bMember, 'bad').vim, auth_cred: { username: bMember.name, password: 'wrong-password' } } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.TackerError.message).toContain('VIM authentication failed');
+    // what another service answers is not echoed (security review 3, M-1): the simulator's /sim refuses with a text of its own
+    const probe = await as(bMember, 'POST', '/v1.0/vims', { vim: { ...vimBody(bMember, 'probe').vim, auth_url: `${readState().vimsimUrl}/sim` } });
+    expect([probe.status, probe.body.TackerError.message]).toEqual([400, `VIM authentication failed at ${readState().vimsimUrl}/sim: it answered 401`]);
   });
 
   test('inline vimConnectionInfo cannot repoint the default VIM or use another project\'s VIM, and a refused request writes nothing', async () => {

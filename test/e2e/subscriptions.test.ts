@@ -95,6 +95,9 @@ test('a create is refused with a 400 naming the field: failing test GET, outboun
   open.setNotificationBehaviour({});
   expect(r.status).toBe(400);
   expect(r.body.detail).toMatch(/^callbackUri: the test GET of the callback answered 500, not 204/);
+  // another service's answer is not echoed back (security review 3, M-1): here the API's own version document
+  r = await subscribe({ callbackUri: `${readState().apiUrl}/vnflcm/v1/api_versions` });
+  expect([r.status, r.body.detail]).toEqual([400, 'callbackUri: the test GET of the callback answered 200, not 204 No Content']);
   r = await subscribe({ callbackUri: 'http://127.0.0.1:1/notifications' }); // nothing listens
   expect(r.status).toBe(400);
   expect(r.body.detail).toMatch(/^callbackUri: the test GET of the callback failed: .*ECONNREFUSED/);

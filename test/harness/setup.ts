@@ -83,6 +83,9 @@ export async function startHarness(): Promise<void> {
     HEAT_POLL_MS: '200', HEAT_POLL_MAX_MS: '1000', CLUSTER_POLL_MAX_MS: '2000',
     // a revoked token stops working within 2 s (test/e2e/identity.test.ts)
     AUTH_TOKEN_CACHE_TTL_S: '2',
+    // every test file calls from 127.0.0.1, many with bad tokens on purpose: no per-client failure limit here
+    // (test/e2e/auth-abuse.test.ts runs an API of its own with the default one)
+    AUTH_FAILURES_PER_CLIENT: '1000000',
     // clusters: health every 2 s, a silent node NotReady after 10 s (test/disruptive/k8s-cluster-vnf.test.ts)
     CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s',
     // the simulator's servers answer SSH on this port of their own loopback address

@@ -110,6 +110,14 @@ describe('request bodies, WSME style', () => {
     expect(refusal(() => magnumBody(ClusterInput, { cluster_template_id: 't', master_count: 0 }, { resource: 'cluster' })).message).toMatch(/^Invalid input for field\/attribute master_count\. Value: '0'\./);
     expect(refusal(() => magnumBody(ClusterTemplateInput, { coe: 'swarm', image_id: 'i' }, { resource: 'cluster_template' })).message).toMatch(/coe\. Value: 'swarm'\. Value should be one of: kubernetes/);
   });
+  it('labels the engine puts on node command lines must be what they claim to be (security review 3, Low 3)', () => {
+    const hostile = refusal(() => magnumBody(ClusterTemplateInput, { coe: 'kubernetes', image_id: 'i', labels: { kube_tag: '1.37.2;touch${IFS}/tmp/p;#' } }, { resource: 'cluster_template' })).message;
+    expect(hostile).toMatch(/labels\.kube_tag.*must be a Kubernetes version like v1\.37\.2/);
+    expect(refusal(() => magnumBody(ClusterInput, { cluster_template_id: 't', labels: { calico_ipv4pool: '10.0.0.0/8 x' } }, { resource: 'cluster' })).message).toMatch(/labels\.calico_ipv4pool.*IPv4 CIDR/);
+    for (const kube_tag of ['v1.37.2', '1.37.2', 'v1.28.9-rancher1']) {
+      expect(magnumBody(ClusterTemplateInput, { coe: 'kubernetes', image_id: 'i', labels: { kube_tag, other: 'any; thing' } }, { resource: 'cluster_template' }).labels).toEqual({ kube_tag, other: 'any; thing' });
+    }
+  });
   it('treats null as absent (the client sends many)', () => {
     expect(magnumBody(ClusterInput, { cluster_template_id: 't', keypair: null, labels: null }, { resource: 'cluster' })).toEqual({ cluster_template_id: 't' });
   });

@@ -6,7 +6,7 @@
  */
 import { Router } from 'express';
 import { clusterNodes } from '../../../common/db/repos/clusters';
-import { nodegroupsOf, Refused } from '../../../common/db/repos/magnum/clusters';
+import { checkNodeQuota, nodegroupsOf, Refused } from '../../../common/db/repos/magnum/clusters';
 import { badRequest, conflict } from '../../../common/http-error';
 import { ResizeInput, UpgradeInput } from '../../../model/magnum/cluster';
 import { RESIZABLE, UPDATABLE } from '../../../model/magnum/status';
@@ -48,7 +48,10 @@ export function clusterActionsRouter(ctx: ApiContext): Router {
       operation: 'cluster-resize', status: 'UPDATE_IN_PROGRESS',
       opParams: { nodegroupId: group.id, nodegroup: group.name, nodeCount: body.node_count, nodesToRemove: body.nodes_to_remove ?? [] },
       check: (c) => { if (!RESIZABLE.includes(c.status)) throw new Refused(409, `Resizing a cluster when status is "${c.status}" is not supported.`); },
-      nodegroups: async () => ({ ids: [group.id], status: 'UPDATE_IN_PROGRESS' }),
+      nodegroups: async (q) => {
+        if (body.node_count > group.nodeCount) await checkNodeQuota(q, cluster.projectId, ctx.cfg.quotas.clusterNodes, body.node_count, group.id);
+        return { ids: [group.id], status: 'UPDATE_IN_PROGRESS' };
+      },
     });
     res.status(202).json({ uuid: cluster.id });
   });

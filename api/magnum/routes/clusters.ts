@@ -61,7 +61,7 @@ export function clustersRouter(ctx: ApiContext): Router {
     const { row, nodegroups } = await planCluster(ctx, { caller, token: tokenOf(req), input, v: versionOf(res), vim });
     const quota = (await quotaOf(db, caller.projectId, 'Cluster'))?.hardLimit ?? ctx.cfg.magnum.maxClustersPerProject;
     try {
-      await createMagnumCluster(db, row, nodegroups, quota);
+      await createMagnumCluster(db, row, nodegroups, { clusters: quota, nodes: ctx.cfg.quotas.clusterNodes });
     } catch (e) {
       if (e instanceof Refused) throw new HttpError(e.status, e.message);
       throw e;

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { Router, type Response } from 'express';
-import { nodegroupsOf, Refused, type MagnumClusterRow, type NodegroupRow } from '../../../common/db/repos/magnum/clusters';
+import { checkNodeQuota, nodegroupsOf, Refused, type MagnumClusterRow, type NodegroupRow } from '../../../common/db/repos/magnum/clusters';
 import { defaultVimFor } from '../../../common/db/repos/vims';
 import { badRequest, conflict, HttpError } from '../../../common/http-error';
 import { NodegroupInput, NODEGROUP_READ_ONLY, PatchBody } from '../../../model/magnum/cluster';
@@ -105,7 +105,9 @@ export function nodegroupsRouter(ctx: ApiContext): Router {
     await startMagnumOperation(ctx, c.id, {
       operation: 'nodegroup-create', status: 'UPDATE_IN_PROGRESS', opParams: { nodegroup: body.name, nodeCount, role },
       check: running('Creating'),
-      nodegroups: async ({ db: q, t }) => {
+      nodegroups: async (tx) => {
+        const { db: q, t } = tx;
+        await checkNodeQuota(tx, c.projectId, ctx.cfg.quotas.clusterNodes, nodeCount);
         const [made] = await q.insert(t.magnumNodegroups).values({
           uuid, clusterId: c.id, projectId: c.projectId, name: body.name, role, isDefault: false, flavorId, imageId,
           dockerVolumeSize: body.docker_volume_size ?? null, nodeCount, minNodeCount: body.min_node_count ?? 0, maxNodeCount: body.max_node_count ?? null,

@@ -1,5 +1,6 @@
 /** VNF instances: as a project sees them (Scope), and as the workflows change them. */
-import { and, eq, inArray, not } from 'drizzle-orm';
+import { and, count, eq, inArray, not } from 'drizzle-orm';
+import { checkQuota } from '../quota';
 import type { Q, Store } from '../store';
 import { FINAL_STATES } from '../../../engine/contracts';
 import { refreshPackageUsage } from '../package-usage';
@@ -31,8 +32,12 @@ export function instanceIn({ db, t }: Q, id: string): Promise<InstanceRow | unde
 export type WithInstance<T> = (q: Q, inst: InstanceRow) => Promise<T>;
 
 /** A new NOT_INSTANTIATED instance; its package is IN_USE from now on. */
-export function createInstance<T = void>(store: Store, row: InstanceInsert, alsoIn?: WithInstance<T>): Promise<T | undefined> {
+export function createInstance<T = void>(store: Store, row: InstanceInsert, alsoIn?: WithInstance<T>, quota?: number): Promise<T | undefined> {
   return store.tx(async (q) => {
+    if (quota !== undefined) {
+      const [{ n }] = await q.db.select({ n: count() }).from(q.t.vnfInstances).where(eq(q.t.vnfInstances.projectId, row.projectId ?? ''));
+      checkQuota('instances', quota, n);
+    }
     const [inst] = await q.db.insert(q.t.vnfInstances).values(row).returning();
     await refreshPackageUsage(q, row.vnfPkgId);
     return alsoIn?.(q, inst);
@@ -57,11 +62,6 @@ export function deleteIdleInstance(store: Store, id: string, alsoIn?: WithInstan
     await refreshPackageUsage(q, fresh.vnfPkgId);
     return undefined;
   });
-}
-
-/** Another instance that runs on this VIM, if any. */
-export function instanceOnVim(store: Store, vimId: string): Promise<{ id: string } | undefined> {
-  return store.read(({ db, t }) => first(db.select({ id: t.vnfInstances.id }).from(t.vnfInstances).where(eq(t.vnfInstances.vimId, vimId)).limit(1)));
 }
 
 export function setStackId(store: Store, vnfInstanceId: string, stackId: string | null): Promise<void> {

@@ -1,5 +1,6 @@
 /** VNF packages: as a project sees them (Scope), and their onboarding states. */
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, count, desc, eq, ne, sum } from 'drizzle-orm';
+import { checkQuota } from '../quota';
 import type { Store } from '../store';
 import type { PackageFileEntry } from './package-files';
 import { first, type PackageRow } from './rows';
@@ -27,8 +28,13 @@ export function packageForVnfd(store: Store, scope: Scope, vnfdId: string): Prom
     .orderBy(desc(eq(t.vnfPackages.operationalState, 'ENABLED')), desc(t.vnfPackages.createdAt)).limit(1)));
 }
 
-export function createPackage(store: Store, row: { id: string; projectId: string; userDefinedData: Json }): Promise<void> {
-  return store.read(async ({ db, t }) => {
+/** A new package in CREATED, unless the project holds `quota` packages already (QuotaExceeded, nothing written). */
+export function createPackage(store: Store, row: { id: string; projectId: string; userDefinedData: Json }, quota?: number): Promise<void> {
+  return store.tx(async ({ db, t }) => {
+    if (quota !== undefined) {
+      const [{ n }] = await db.select({ n: count() }).from(t.vnfPackages).where(eq(t.vnfPackages.projectId, row.projectId));
+      checkQuota('packages', quota, n);
+    }
     await db.insert(t.vnfPackages).values({
       ...row, onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE', createdAt: new Date().toISOString(),
     });
@@ -58,10 +64,22 @@ export function deletePackage(store: Store, id: string): Promise<void> {
   return store.read(async ({ db, t }) => { await db.delete(t.vnfPackages).where(eq(t.vnfPackages.id, id)); });
 }
 
-/** CREATED -> PROCESSING, only from CREATED (one statement: two uploads cannot both win); false when it was not CREATED. */
-export function claimUpload(store: Store, id: string): Promise<boolean> {
-  return store.read(async ({ db, t }) => (await db.update(t.vnfPackages).set({ onboardingState: 'PROCESSING', onboardingFailureDetails: null })
-    .where(and(eq(t.vnfPackages.id, id), eq(t.vnfPackages.onboardingState, 'CREATED'))).returning({ id: t.vnfPackages.id })).length > 0);
+/**
+ * CREATED -> PROCESSING, only from CREATED (two uploads cannot both win); false when it was not CREATED. With
+ * `upload`, its bytes are recorded and counted against the project's limit with its other packages' (QuotaExceeded, nothing written).
+ */
+export function claimUpload(store: Store, id: string, upload?: { bytes: number; limit: number }): Promise<boolean> {
+  return store.tx(async ({ db, t }) => {
+    if (upload) {
+      const p = await first(db.select({ projectId: t.vnfPackages.projectId }).from(t.vnfPackages).where(eq(t.vnfPackages.id, id)).limit(1));
+      if (!p) return false;
+      const [{ used }] = await db.select({ used: sum(t.vnfPackages.contentBytes) }).from(t.vnfPackages)
+        .where(and(eq(t.vnfPackages.projectId, p.projectId), ne(t.vnfPackages.id, id)));
+      checkQuota('packageBytes', upload.limit, Number(used ?? 0), upload.bytes);
+    }
+    return (await db.update(t.vnfPackages).set({ onboardingState: 'PROCESSING', onboardingFailureDetails: null, ...(upload ? { contentBytes: upload.bytes } : {}) })
+      .where(and(eq(t.vnfPackages.id, id), eq(t.vnfPackages.onboardingState, 'CREATED'))).returning({ id: t.vnfPackages.id })).length > 0;
+  });
 }
 
 /** Back to CREATED (the upload could not be put in place, or the onboarding workflow not started). */

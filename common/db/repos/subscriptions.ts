@@ -1,5 +1,6 @@
 /** LCM notification subscriptions: owned by a project (Scope); another project's is not found. */
-import { asc, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
+import { checkQuota } from '../quota';
 import type * as schema from '../schema';
 import type { Q, Store } from '../store';
 import { deleteOfSubscriptionIn } from './notifications';
@@ -9,8 +10,15 @@ import { owned, ownedAnd, type Scope } from './scope';
 export type SubscriptionRow = typeof schema.lccnSubscriptions.$inferSelect;
 export type SubscriptionInsert = typeof schema.lccnSubscriptions.$inferInsert;
 
-export function createSubscription(store: Store, row: SubscriptionInsert): Promise<void> {
-  return store.read(async ({ db, t }) => { await db.insert(t.lccnSubscriptions).values(row); });
+/** A new subscription, unless its project holds `quota` already (QuotaExceeded, nothing written). */
+export function createSubscription(store: Store, row: SubscriptionInsert, quota?: number): Promise<void> {
+  return store.tx(async ({ db, t }) => {
+    if (quota !== undefined) {
+      const [{ n }] = await db.select({ n: count() }).from(t.lccnSubscriptions).where(eq(t.lccnSubscriptions.projectId, row.projectId));
+      checkQuota('subscriptions', quota, n);
+    }
+    await db.insert(t.lccnSubscriptions).values(row);
+  });
 }
 
 export function listSubscriptions(store: Store, scope: Scope): Promise<SubscriptionRow[]> {

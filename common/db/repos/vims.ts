@@ -56,6 +56,16 @@ export function updateVim(store: Store, current: Pick<VimRow, 'id' | 'projectId'
   });
 }
 
+/** What still runs on a VIM (a VNF instance, else a Kubernetes cluster), named for the refusal; undefined when nothing does. */
+export function vimInUse(store: Store, vimId: string): Promise<string | undefined> {
+  return store.read(async ({ db, t }) => {
+    const inst = await first(db.select({ id: t.vnfInstances.id }).from(t.vnfInstances).where(eq(t.vnfInstances.vimId, vimId)).limit(1));
+    if (inst) return `VNF instance ${inst.id}`;
+    const cluster = await first(db.select({ id: t.clusters.id, name: t.clusters.name }).from(t.clusters).where(eq(t.clusters.vimId, vimId)).limit(1));
+    return cluster ? `cluster ${cluster.name} (${cluster.id})` : undefined;
+  });
+}
+
 export function deleteVim(store: Store, id: string): Promise<void> {
   return store.read(async ({ db, t }) => { await db.delete(t.vims).where(eq(t.vims.id, id)); });
 }
@@ -84,7 +94,9 @@ export async function upsertInlineVim({ db, t }: Q, projectId: string, id: strin
  */
 export function saveConfiguredDefaultVim(store: Store, row: Omit<VimInsert, 'id' | 'createdAt' | 'projectId'> & { projectId?: string }): Promise<string> {
   return store.tx(async ({ db, t }) => {
-    const existing = await first(db.select({ id: t.vims.id }).from(t.vims).where(and(eq(t.vims.isDefault, true), eq(t.vims.name, 'default'))).limit(1));
+    // the shared row only: a project's own VIM named 'default' is not the deployment's
+    const existing = await first(db.select({ id: t.vims.id }).from(t.vims)
+      .where(and(eq(t.vims.isDefault, true), eq(t.vims.shared, true), eq(t.vims.name, 'default'))).orderBy(t.vims.createdAt).limit(1));
     if (existing) {
       await db.update(t.vims).set(row).where(eq(t.vims.id, existing.id));
       return existing.id;

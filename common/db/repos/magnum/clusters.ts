@@ -5,7 +5,8 @@
  * record statuses afterwards (a fence: a superseded workflow's late write
  * changes nothing).
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, ne, sum } from 'drizzle-orm';
+import { checkQuota } from '../../quota';
 import type * as schema from '../../schema';
 import type { Q, SqlStore, Store } from '../../store';
 import { first } from '../rows';
@@ -43,13 +44,26 @@ export function nodegroupsOfProject(store: Store, scope: Scope): Promise<Nodegro
   return store.read(({ db, t }) => db.select().from(t.magnumNodegroups).where(owned(t.magnumNodegroups.projectId, scope)).orderBy(t.magnumNodegroups.id));
 }
 
-/** A new cluster with its nodegroups, unless the project is at its cluster quota (checked in the same transaction). */
-export function createMagnumCluster(store: Store, row: MagnumClusterInsert, nodegroups: Omit<NodegroupInsert, 'clusterId'>[], quota: number): Promise<NodegroupRow[]> {
-  return store.tx(async ({ db, t }) => {
+/**
+ * Checks that a project's nodes (every nodegroup's node count, `except` one nodegroup) plus `adding` stay within
+ * QUOTA_CLUSTER_NODES; in the caller's transaction (QuotaExceeded writes nothing).
+ */
+export async function checkNodeQuota(q: Q, projectId: string, limit: number, adding: number, except?: number): Promise<void> {
+  const { db, t } = q;
+  const [{ used }] = await db.select({ used: sum(t.magnumNodegroups.nodeCount) }).from(t.magnumNodegroups)
+    .where(except === undefined ? eq(t.magnumNodegroups.projectId, projectId) : and(eq(t.magnumNodegroups.projectId, projectId), ne(t.magnumNodegroups.id, except)));
+  checkQuota('clusterNodes', limit, Number(used ?? 0), adding);
+}
+
+/** A new cluster with its nodegroups, unless the project is at its cluster or node quota (checked in the same transaction). */
+export function createMagnumCluster(store: Store, row: MagnumClusterInsert, nodegroups: Omit<NodegroupInsert, 'clusterId'>[], quota: { clusters: number; nodes: number }): Promise<NodegroupRow[]> {
+  return store.tx(async (q) => {
+    const { db, t } = q;
     const [{ n }] = await db.select({ n: count() }).from(t.magnumClusters).where(eq(t.magnumClusters.projectId, row.projectId));
-    if (n >= quota) {
-      throw new Refused(403, `Resource limit exceeded: You have reached the maximum clusters per project, ${quota}. You may delete a cluster to make room for a new one.`);
+    if (n >= quota.clusters) {
+      throw new Refused(403, `Resource limit exceeded: You have reached the maximum clusters per project, ${quota.clusters}. You may delete a cluster to make room for a new one.`);
     }
+    await checkNodeQuota(q, row.projectId, quota.nodes, nodegroups.reduce((a, g) => a + g.nodeCount, 0));
     await db.insert(t.magnumClusters).values(row);
     const made = await db.insert(t.magnumNodegroups).values(nodegroups.map((g) => ({ ...g, clusterId: row.id }))).returning();
     // the create changes every nodegroup it makes

@@ -1,0 +1,1 @@
+ALTER TABLE "vnf_packages" ADD COLUMN "content_bytes" bigint;
