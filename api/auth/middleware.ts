@@ -7,6 +7,7 @@
  * (failure-limit.ts).
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { accessAllowed, serviceTypeOf } from './access-rules';
 import type { AuthFailureLimiter } from './failure-limit';
 import type { Caller, TokenValidator } from './tokens';
 import { IdentityUnavailable } from './tokens';
@@ -31,11 +32,16 @@ export function authenticate(validator: TokenValidator, limiter: AuthFailureLimi
     };
     const token = req.get('x-auth-token');
     if (!token) return refuse('authentication required: send a Keystone token in X-Auth-Token');
+    const admit = (caller: Caller) => {
+      if (caller.accessRules && !accessAllowed(caller.accessRules, req.method, req.path)) {
+        res.set('WWW-Authenticate', `Keystone uri="${validator.authUrl}"`);
+        return render(req)(res, 401, `the application credential's access rules do not allow ${req.method} ${req.path} on ${serviceTypeOf(req.path)}`);
+      }
+      res.locals.caller = caller;
+      next();
+    };
     const known = validator.cached(token);
-    if (known) {
-      res.locals.caller = known;
-      return next();
-    }
+    if (known) return admit(known);
     const wait = limiter.retryAfter(client);
     if (wait > 0) {
       res.set('Retry-After', String(wait));
@@ -43,8 +49,7 @@ export function authenticate(validator: TokenValidator, limiter: AuthFailureLimi
     }
     validator.validate(token).then((caller) => {
       if (!caller) return refuse('the X-Auth-Token is not a valid project-scoped Keystone token');
-      res.locals.caller = caller;
-      next();
+      admit(caller);
     }, (e) => {
       if (e instanceof IdentityUnavailable) return render(req)(res, 503, 'the identity service is unavailable; try again later');
       next(e);

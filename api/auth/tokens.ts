@@ -10,6 +10,7 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../common/config';
 import { request } from '../../infra/openstack/http';
+import type { AccessRule } from './access-rules';
 
 /** Who is calling, from their token. */
 export interface Caller {
@@ -19,6 +20,8 @@ export interface Caller {
   projectName: string;
   roles: string[];
   isAdmin: boolean;
+  /** Set when the token comes from an application credential with access rules: only what they name (access-rules.ts). */
+  accessRules?: AccessRule[];
 }
 
 export class IdentityUnavailable extends Error {}
@@ -33,6 +36,7 @@ interface TokenBody {
   user?: { id?: string; name?: string };
   project?: { id?: string; name?: string; domain?: { id?: string; name?: string } };
   roles?: { name?: string }[];
+  application_credential?: { access_rules?: { service?: string; method?: string; path?: string }[] };
 }
 
 export class TokenValidator {
@@ -55,7 +59,8 @@ export class TokenValidator {
     if (known !== undefined) return known;
     for (let attempt = 0; attempt < 2; attempt++) {
       const serviceToken = await this.serviceToken(attempt > 0);
-      const r = await this.call('GET', `${this.authUrl}/auth/tokens?nocatalog`, { 'x-auth-token': serviceToken, 'x-subject-token': token });
+      // the header says this service enforces access rules (access-rules.ts), as keystonemiddleware's does: Keystone then validates such tokens
+      const r = await this.call('GET', `${this.authUrl}/auth/tokens?nocatalog`, { 'x-auth-token': serviceToken, 'x-subject-token': token, 'openstack-identity-access-rules': '1' });
       if (r.status === 401 && attempt === 0) continue; // our own token went stale
       if (r.status === 404) return this.refused(key);
       if (r.status !== 200) throw new IdentityUnavailable(`Keystone answered ${r.status} to a token validation`);
@@ -154,8 +159,10 @@ function callerOf(t: TokenBody | undefined, cfg: Pick<Config['identity'], 'admin
   const domain = t.project.domain;
   const inAdminProject = t.project.name === cfg.adminProject && (domain?.name === cfg.adminProjectDomain || domain?.id === cfg.adminProjectDomain);
   if (roles.includes('admin') && !inAdminProject) roles = [...new Set([...roles.filter((r) => r !== 'admin'), 'member'])];
+  const rules = t.application_credential?.access_rules;
   return {
     userId: t.user.id, userName: String(t.user.name ?? ''), projectId: t.project.id, projectName: String(t.project.name ?? ''),
     roles, isAdmin: roles.includes('admin'),
+    ...(Array.isArray(rules) ? { accessRules: rules.map((r) => ({ service: String(r.service ?? ''), method: String(r.method ?? ''), path: String(r.path ?? '') })) } : {}),
   };
 }

@@ -68,6 +68,37 @@ describe('tokens', () => {
     }
   });
 
+  test('an application credential with access rules calls only what they name (security review 3, Low 1)', async () => {
+    const ks = async (method: string, p: string, token: string, body?: unknown) => {
+      const r = await fetch(`${readState().keystoneUrl}${p}`, {
+        method, headers: { 'x-auth-token': token, 'x-subject-token': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: r.status, subject: r.headers.get('x-subject-token'), body: r.status === 204 ? undefined : await r.json() as any };
+    };
+    const own = await bMember.token();
+    const userId = (await ks('GET', '/auth/tokens', own)).body.token.user.id;
+    const made = await ks('POST', `/users/${userId}/application_credentials`, own, { application_credential: {
+      name: `rules-${Date.now().toString(36)}`, access_rules: [{ service: 'nfv-orchestration', method: 'GET', path: '/vnflcm/v1/vnf_instances' }],
+    } });
+    expect(made.status).toBe(201);
+    const { id, secret } = made.body.application_credential;
+    try {
+      const issued = await fetch(`${readState().keystoneUrl}/auth/tokens`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ auth: { identity: { methods: ['application_credential'], application_credential: { id, secret } } } }),
+      });
+      expect(issued.status).toBe(201);
+      const restricted = { 'x-auth-token': issued.headers.get('x-subject-token')! };
+      expect((await call('GET', '/vnflcm/v1/vnf_instances', undefined, restricted)).status).toBe(200);
+      const other = await call('GET', '/vnfpkgm/v1/vnf_packages', undefined, restricted);
+      expect([other.status, other.body.detail]).toEqual([401, 'the application credential\'s access rules do not allow GET /vnfpkgm/v1/vnf_packages on nfv-orchestration']);
+      expect((await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId: bVnfd }, restricted)).status).toBe(401);
+      expect((await call('GET', '/v1/clusters', undefined, { ...restricted, 'OpenStack-API-Version': 'container-infra latest' })).status).toBe(401);
+    } finally {
+      await ks('DELETE', `/users/${userId}/application_credentials/${id}`, own);
+    }
+  });
+
   test('a revoked token stops working within the cache TTL', async () => {
     const u = await keystoneUser(`tenant-c-${Date.now().toString(36)}`, `revoked-${Date.now().toString(36)}`, 'member');
     const token = await u.token();

@@ -6,6 +6,7 @@
  * server here) with every address checked, the lookup Node's sockets call,
  * COORD_CLIENT_CERT_HOSTS matching, and the error excerpt.
  */
+import { sshTargetProblem } from '../../activities/server-ssh';
 import {
   addressProblem, excerpt, hostListAllows, OutboundConfigError, OutboundRefused, outboundUrlProblem, parseOutboundSettings,
   policyLookup, resolveChecked, useResolver, vimEndpointProblem, type ResolvedAddress,
@@ -186,5 +187,15 @@ describe('excerpt', () => {
     cost([plain]); // warm up
     const ratio = cost(hostile) / (cost(new Array(hostile.length).fill(plain)) || 1);
     expect(ratio).toBeLessThan(25);
+  });
+});
+
+describe('SSH targets (security review 3, M-1): a VNFC address passes the same policy', () => {
+  it('refuses what OUTBOUND_DENY names and the built-in denies, and lets the rest through', () => {
+    const s = parseOutboundSettings({ OUTBOUND_DENY: '127.0.0.0/8' });
+    expect(sshTargetProblem('127.0.0.1', s)).toMatch(/is in OUTBOUND_DENY \(127\.0\.0\.0\/8\)/);
+    expect(sshTargetProblem('169.254.169.254', defaults)).toMatch(/refused by default/);
+    expect(sshTargetProblem('10.0.0.5', s)).toBeUndefined();
+    expect(sshTargetProblem('127.0.0.1', defaults)).toBeUndefined(); // the embedded cloud's machines are on loopback
   });
 });
