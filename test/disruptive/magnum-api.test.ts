@@ -168,6 +168,12 @@ describe('clusters', () => {
     const { csrPem } = opensslCsr('/CN=admin/O=system:masters');
     const signed = await mcall('POST', '/v1/certificates', { cluster_uuid: id, csr: csrPem }, memberHeaders);
     expect([signed.status, signed.body.pem]).toEqual([201, expect.stringMatching(/^-----BEGIN CERTIFICATE-----/)]);
+    // etcd's and the front proxy's CAs sign for the cloud's admins only (their certificates pass by RBAC and audit)
+    for (const type of ['etcd', 'front_proxy']) {
+      const refused = await mcall('POST', '/v1/certificates', { cluster_uuid: id, csr: csrPem, ca_cert_type: type }, memberHeaders);
+      expect([refused.status, detail(refused)]).toEqual([403, `Policy doesn't allow certificate:create with ca_cert_type ${type} to be performed.`]);
+    }
+    expect((await mcall('POST', '/v1/certificates', { cluster_uuid: id, csr: csrPem, ca_cert_type: 'etcd' })).status).toBe(201); // the admin
     expect((await mcall('POST', '/v1/certificates', { cluster_uuid: id, csr: 'not a csr' }, memberHeaders)).status).toBe(400);
     expect((await mcall('POST', '/v1/certificates', { cluster_uuid: crypto.randomUUID(), csr: csrPem }, memberHeaders)).status).toBe(400);
     expect((await mcall('DELETE', `/v1/clusters/${id}`, undefined, memberHeaders)).status).toBe(204);

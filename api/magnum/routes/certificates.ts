@@ -10,7 +10,7 @@ import { CsrRejected, caPair, openPki, signCsr, type CaName } from '../../../clu
 import { clusterById, clusterPki } from '../../../common/db/repos/clusters';
 import { Refused, type MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
 import { templateById } from '../../../common/db/repos/magnum/templates';
-import { badRequest, conflict, HttpError } from '../../../common/http-error';
+import { badRequest, conflict, forbidden, HttpError } from '../../../common/http-error';
 import { CertificateSignInput } from '../../../model/magnum/cluster';
 import { UPDATABLE } from '../../../model/magnum/status';
 import type { ApiContext } from '../../context';
@@ -58,10 +58,13 @@ export function certificatesRouter(ctx: ApiContext): Router {
       if (e instanceof HttpError && e.status === 404) throw badRequest(e.message);
       throw e;
     }
+    const ca = caType(res, body.ca_cert_type);
+    // etcd's and the front proxy's CAs make certificates that pass by Kubernetes RBAC and audit: the cloud's admins only (security review 3, Low 2)
+    if (ca !== 'kubernetesCa' && !callerOf(res).isAdmin) throw forbidden(`Policy doesn't allow certificate:create with ca_cert_type ${String(body.ca_cert_type)} to be performed.`);
     const pki = await pkiOfCluster(c);
     let pem: string;
     try {
-      pem = await signCsr(caPair(pki, caType(res, body.ca_cert_type)), body.csr);
+      pem = await signCsr(caPair(pki, ca), body.csr);
     } catch (e) {
       if (e instanceof CsrRejected) throw badRequest(e.message);
       throw e;
