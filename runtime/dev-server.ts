@@ -42,19 +42,24 @@ export async function waitForPort(host: string, port: number, timeoutMs: number)
   }
 }
 
+/** The CLI's arguments: SQLite under o.dataDir, gRPC and UI on 127.0.0.1, our search attributes. */
+export function devServerArgs(o: DevServerOptions): string[] {
+  return [
+    'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--db-filename', path.join(o.dataDir, 'temporal.sqlite'),
+    '--namespace', o.namespace, '--log-level', 'warn',
+    ...(o.headless ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
+    ...devServerSearchAttributeArgs(),
+    ...(o.extraArgs ?? []),
+  ];
+}
+
 export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   const log = o.log ?? (() => undefined);
   fs.mkdirSync(o.dataDir, { recursive: true });
   const dbFile = path.join(o.dataDir, 'temporal.sqlite');
   const cli = findTemporalCli({ log });
   if (cli) {
-    const args = [
-      'server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--db-filename', dbFile,
-      '--namespace', o.namespace, '--log-level', 'warn',
-      ...(o.headless ? ['--headless'] : ['--ui-port', String(o.uiPort)]),
-      ...devServerSearchAttributeArgs(),
-      ...(o.extraArgs ?? []),
-    ];
+    const args = devServerArgs(o);
     log(`starting Temporal dev server: ${cli} ${args.join(' ')}`);
     const out = o.stdio ?? 'inherit';
     const child = spawn(cli, args, { stdio: ['ignore', out, out] });
@@ -68,7 +73,7 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   return startWithSdkDownload(o, dbFile, log);
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+export async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const t = setTimeout(() => child.kill('SIGKILL'), 10_000);

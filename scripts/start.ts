@@ -12,6 +12,7 @@ import { loadConfig } from '../common/config';
 import { privateDataDir } from '../common/data-dir';
 import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { startDevServer, DevServer } from '../runtime/dev-server';
+import { startIsolatedDevServer, UI_USER } from '../runtime/temporal-isolation';
 import { ensureKubeToolchain, type KubeToolchain } from '../runtime/kube';
 import { Child, scriptsWorkerEnv, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 
@@ -22,6 +23,7 @@ async function main() {
   let temporal: DevServer | undefined;
   let cloud: RunningCloud | undefined;
   let stopping = false;
+  let uiLogin: string | undefined;
 
   const stopAll = async (code: number) => {
     if (stopping) return;
@@ -38,13 +40,21 @@ async function main() {
 
   try {
     privateDataDir(cfg.dataDir); // 0700: package scripts run as another user and must not read it
+    let temporalEnv: Record<string, string> = {};
     if (!cfg.externalTemporal) {
-      temporal = await startDevServer({
-        dataDir: path.join(cfg.dataDir, 'temporal'), port: cfg.temporalPort, uiPort: cfg.temporalUiPort,
-        namespace: cfg.temporalNamespace, log: say,
-      });
+      const dev = { dataDir: path.join(cfg.dataDir, 'temporal'), port: cfg.temporalPort, uiPort: cfg.temporalUiPort, namespace: cfg.temporalNamespace, log: say };
+      if (process.env.TEMPORAL_DEV_ISOLATION === 'off') {
+        say('TEMPORAL_DEV_ISOLATION=off: the Temporal dev server is plaintext and unauthenticated, open to every process of this host');
+        temporal = await startDevServer(dev);
+      } else {
+        // its own network namespace; the product connects with mTLS, the operator's UI takes a password
+        const isolated = await startIsolatedDevServer(dev);
+        temporal = isolated;
+        temporalEnv = isolated.clientEnv;
+        uiLogin = `user ${UI_USER}, password in ${isolated.uiPasswordFile}`;
+      }
     }
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, TEMPORAL_ADDRESS: cfg.temporalAddress };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: cfg.dataDir, TEMPORAL_ADDRESS: cfg.temporalAddress, ...temporalEnv };
     if (cfg.embeddedCloud) {
       // The simulator's servers answer SSH on their own 127.x address; the Mgmt Drivers must use that port.
       env.VIMSIM_SSH_PORT ??= '2222';
@@ -77,7 +87,7 @@ async function main() {
     const api = launch('api', { ...env, ...cloud?.apiEnv }); // the API checks tokens as the nfv service user
     await waitForHttp(`${cfg.apiBaseUrl}/healthz`, 120_000, api);
     say(`API (Tacker-compatible):    ${cfg.apiBaseUrl}`);
-    say(`Temporal Web UI:            ${cfg.temporalUiUrl}`);
+    say(`Temporal Web UI:            ${cfg.temporalUiUrl}${uiLogin ? ` (${uiLogin})` : ''}`);
     if (cloud) {
       say(`Keystone:                   ${cloud.authUrl} (admin's credentials: . ${cloud.openstack.openrc})`);
       say(`Heat:                       ${cloud.heatUrl}`);

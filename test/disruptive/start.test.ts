@@ -8,6 +8,7 @@ import { spawn, ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { zipFolder } from '../../samples/build';
 import { freePort } from '../harness/ports';
@@ -90,8 +91,21 @@ test('npm start runs everything; Ctrl-C stops it; a restart resumes the op in fl
   await expect(new KeystoneSession({ authUrl: keystoneUrl, username: 'admin', password: 'devstack', project: 'admin' }).getToken()).rejects.toThrow(/401/);
   keystone = new KeystoneSession({ authUrl: keystoneUrl, username: 'admin', password, project: 'admin' });
   expect((await j('GET', `${api}/healthz`)).status).toBe(200);
-  const ui = await fetch(env.TEMPORAL_UI_PORT ? `http://127.0.0.1:${env.TEMPORAL_UI_PORT}/` : '');
-  expect(ui.status).toBe(200); // the Temporal Web UI
+  // the Temporal Web UI, for the operator with the password under DATA_DIR; the gRPC frontend only with the product's client certificate
+  const uiUrl = `http://127.0.0.1:${env.TEMPORAL_UI_PORT}/`;
+  expect((await fetch(uiUrl)).status).toBe(401);
+  const uiPassword = fs.readFileSync(path.join(dataDir, 'temporal', 'ui-password'), 'utf8').trim();
+  expect((await fetch(uiUrl, { headers: { authorization: `Basic ${Buffer.from(`operator:${uiPassword}`).toString('base64')}` } })).status).toBe(200);
+  expect(run.output()).toContain(`user operator, password in ${path.join(dataDir, 'temporal', 'ui-password')}`);
+  const temporalAddress = `127.0.0.1:${env.TEMPORAL_PORT}`;
+  await expect(Connection.connect({ address: temporalAddress, connectTimeout: 2000 }).then((c) => c.workflowService.getSystemInfo({}))).rejects.toThrow();
+  const tlsDir = path.join(dataDir, 'temporal', 'tls');
+  const ca = fs.readFileSync(path.join(tlsDir, 'ca.crt'));
+  // TLS without the product's client certificate: refused in the handshake
+  await expect(Connection.connect({ address: temporalAddress, connectTimeout: 2000, tls: { serverNameOverride: 'localhost', serverRootCACertificate: ca } }).then((c) => c.workflowService.getSystemInfo({}))).rejects.toThrow();
+  const mtls = await Connection.connect({ address: temporalAddress, tls: { serverNameOverride: 'localhost', serverRootCACertificate: ca, clientCertPair: { crt: fs.readFileSync(path.join(tlsDir, 'nfv.crt')), key: fs.readFileSync(path.join(tlsDir, 'nfv.key')) } } });
+  expect((await mtls.workflowService.getSystemInfo({})).serverVersion).toMatch(/^\d/);
+  await mtls.close();
   expect(fs.existsSync(path.join(dataDir, 'temporal', 'temporal.sqlite'))).toBe(true);
 
   // Put an instantiate in flight: the VIM holds the stack create.
