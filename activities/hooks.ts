@@ -66,7 +66,7 @@ export function hookActivities(deps: ActivityDeps) {
       channelKey ??= scriptChannelKeyFor(cfg.dataDir);
       const sealed = sealScriptJob(channelKey, {
         name: c.runner.file, script: (await c.readFile(c.runner.file))!, stdin: JSON.stringify(input), secrets: scriptSecrets(input),
-        limits: scriptLimits(cfg, cfg.mgmtScriptTimeoutMs), reach: scriptReach(cfg, c.info),
+        limits: scriptLimits(cfg, cfg.mgmtScriptTimeoutMs), reach: scriptReach(cfg, c.info), project: c.inst.projectId,
       }, `hook ${hook}:`);
       return { kind: 'script', name: c.runner.file, sealed };
     },

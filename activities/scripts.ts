@@ -10,8 +10,9 @@ import type { Logger } from '../common/log';
 import { openScriptJob, type ScriptJob, type ScriptOutcome } from '../mgmt/script-channel';
 import { runSandboxed } from '../mgmt/script-runner';
 import type { Sandbox } from '../mgmt/script-sandbox';
+import type { ProjectShare } from '../mgmt/script-share';
 
-export function scriptActivities(o: { channelKey: Buffer; sandbox: Sandbox; log: Logger }) {
+export function scriptActivities(o: { channelKey: Buffer; sandbox: Sandbox; share: ProjectShare; log: Logger }) {
   return {
     async runPackageScript({ sealed }: { sealed: string }): Promise<ScriptOutcome> {
       let job: ScriptJob;
@@ -24,6 +25,9 @@ export function scriptActivities(o: { channelKey: Buffer; sandbox: Sandbox; log:
       const ctx = Context.current();
       const started = Date.now();
       const attempt = ctx.info.attempt;
+      const project = job.project ?? '';
+      if (o.share.runningFor(project) >= o.share.perProject) o.log.info({ script: job.name, project }, 'package script waits for its project\'s turn');
+      const release = await o.share.acquire(project, { signal: ctx.cancellationSignal, onTick: () => ctx.heartbeat() });
       o.log.info({ script: job.name, attempt, workflowId: ctx.info.workflowExecution?.workflowId }, 'package script started');
       try {
         const r = await runSandboxed(job, { sandbox: o.sandbox, signal: ctx.cancellationSignal, onTick: () => ctx.heartbeat() });
@@ -32,6 +36,8 @@ export function scriptActivities(o: { channelKey: Buffer; sandbox: Sandbox; log:
       } catch (e) {
         o.log.warn({ script: job.name, ms: Date.now() - started, reason: (e as Error).message }, 'package script stopped');
         throw e;
+      } finally {
+        release();
       }
     },
   };

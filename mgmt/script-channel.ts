@@ -39,6 +39,8 @@ export interface ScriptJob {
   limits: ScriptLimits;
   /** Where the script may connect to (its instance's VNFCs, what the operator allows); nothing else is reachable in the sandbox. */
   reach?: Endpoint[];
+  /** The project it runs for: its share of the scripts worker (mgmt/script-share.ts). */
+  project?: string;
 }
 
 /** What a script did: exit code (or the signal that ended it), its output's last characters, secrets masked. */
@@ -80,7 +82,7 @@ export function scriptChannelKeyFromEnv(env: NodeJS.ProcessEnv = process.env): B
 
 /** Plaintext: u32 length of the JSON header, the header, the script's bytes. */
 export function sealScriptJob(key: Buffer, job: ScriptJob, what: string): string {
-  const header = Buffer.from(JSON.stringify({ name: job.name, stdin: job.stdin, secrets: job.secrets, limits: job.limits, reach: job.reach ?? [] }));
+  const header = Buffer.from(JSON.stringify({ name: job.name, stdin: job.stdin, secrets: job.secrets, limits: job.limits, reach: job.reach ?? [], project: job.project ?? '' }));
   const len = Buffer.alloc(4);
   len.writeUInt32BE(header.length);
   const plain = Buffer.concat([len, header, job.script]);

@@ -9,12 +9,13 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { scriptActivities } from '../activities/scripts';
-import { loadConfig } from '../common/config';
+import { intFromEnv, loadConfig } from '../common/config';
 import { createLogger } from '../common/log';
 import { temporalConnectionSettings } from '../common/temporal';
 import { scriptChannelKeyFromEnv } from '../mgmt/script-channel';
 import { removeStaleScriptDirs } from '../mgmt/script-runner';
 import { sandboxFromEnv } from '../mgmt/script-sandbox';
+import { ProjectShare } from '../mgmt/script-share';
 import { scriptsTaskQueue } from '../workflows/scripts-queue';
 
 async function main() {
@@ -31,7 +32,9 @@ async function main() {
     connection,
     namespace: cfg.temporalNamespace,
     taskQueue,
-    activities: scriptActivities({ channelKey, sandbox, log }),
+    activities: scriptActivities({ channelKey, sandbox, share: new ProjectShare(Math.max(1, intFromEnv('SCRIPTS_PER_PROJECT', 4))), log }),
+    // many more than one project can hold (one open operation per instance, QUOTA_INSTANCES): the per-project share is what limits
+    maxConcurrentActivityTaskExecutions: intFromEnv('SCRIPTS_SLOTS', 512),
     // Heartbeats (every 5 s) reach the server at least this often: an operator's cancel kills the script within seconds.
     maxHeartbeatThrottleInterval: '5s',
   });

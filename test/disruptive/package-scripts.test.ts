@@ -14,6 +14,7 @@ import path from 'node:path';
 import { sampleVariant, twoVduVnfV2 } from '../../samples/variant';
 import { readState } from '../harness/state';
 import { call, eventually, onboard, opIdFrom, sim, temporalClient, waitOpState } from '../support/api';
+import { keystoneUser } from '../support/identity';
 import { processesWith, scriptJobDirsOf, scriptWritableFile } from '../support/scripts';
 import { killWorker, restartWorker } from '../support/worker-control';
 import { withLcmHooks } from '../support/vnfpkg-fixtures';
@@ -67,6 +68,8 @@ case "$in" in
   exit 0 ;;
 *'"mode":"hang"'*)
   sleep 3588 ;;
+*'"mode":"wait"'*)
+  sleep 3585 ;;
 esac
 exit 0
 `;
@@ -86,13 +89,13 @@ beforeAll(async () => {
   vnfdId = pkg.vnfdId;
 });
 
-async function instantiate(mode: string, id?: string): Promise<string> {
-  id ??= (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId })).body.id;
+async function instantiate(mode: string, id?: string, as: { vnfdId: string; headers: Record<string, string> } = { vnfdId, headers: {} }): Promise<string> {
+  id ??= (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId: as.vnfdId }, as.headers)).body.id;
   const r = await call('POST', `/vnflcm/v1/vnf_instances/${id}/instantiate`, {
     flavourId: 'simple',
     extVirtualLinks: [{ id: 'n', resourceId: 'public', extCps: [{ cpdId: 'VDU1_CP1' }, { cpdId: 'VDU2_CP1' }] }],
     additionalParams: { mode, admin_password: PW },
-  });
+  }, as.headers);
   expect(r.status).toBe(202);
   return opIdFrom(r);
 }
@@ -200,6 +203,23 @@ test('a FORCEFUL cancel kills the running script', async () => {
   expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${opId}/cancel`, { cancelMode: 'FORCEFUL' })).status).toBe(202);
   expect((await settled(opId)).operationState).toBe('FAILED_TEMP');
   await eventually('the script to be killed', async () => (processesWith('sleep 3588').length === 0 ? true : undefined), 20_000);
+});
+
+test('each project runs at most SCRIPTS_PER_PROJECT (4) scripts at once: its fifth waits, another project\'s runs at once', async () => {
+  const busy = await Promise.all(Array.from({ length: 5 }, () => instantiate('wait')));
+  await eventually('four of them to run', async () => (processesWith('sleep 3585').length === 4 ? true : undefined), 60_000);
+  // another project, its own package: its hook runs and its instantiate completes while the first project's fifth waits
+  const other = await keystoneUser(`share-${Date.now().toString(36)}`, `share-member-${Date.now().toString(36)}`, 'member');
+  const headers = await other.headers();
+  const pkg = hookPackage(Buffer.from(hookScript(readState())));
+  expect((await onboard(pkg.zip, headers)).onboardingState).toBe('ONBOARDED');
+  const done = await waitOpState(await instantiate('none', undefined, { vnfdId: pkg.vnfdId, headers }), ['COMPLETED', 'FAILED_TEMP'], 120_000); // read as the cloud admin
+  expect(done.error?.detail ?? done.operationState).toBe('COMPLETED');
+  expect(processesWith('sleep 3585')).toHaveLength(4); // the fifth is still waiting for its project's turn
+  // cancelled, waiting or running: every one ends, and nothing is left running
+  for (const op of busy) expect((await call('POST', `/vnflcm/v1/vnf_lcm_op_occs/${op}/cancel`, { cancelMode: 'FORCEFUL' })).status).toBe(202);
+  for (const op of busy) expect((await settled(op)).operationState).toBe('FAILED_TEMP');
+  await eventually('the scripts to be gone', async () => (processesWith('sleep 3585').length === 0 ? true : undefined), 20_000);
 });
 
 describe('coordinate scripts (change_vnfpkg)', () => {

@@ -63,7 +63,7 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
       channelKey ??= scriptChannelKeyFor(cfg.dataDir);
       const sealed = sealScriptJob(channelKey, {
         name: file, script: content, stdin: JSON.stringify(input), secrets: [...new Set(secrets)],
-        limits: scriptLimits(cfg, timeoutMs), reach: scriptReach(cfg, info, [address]),
+        limits: scriptLimits(cfg, timeoutMs), reach: scriptReach(cfg, info, [address]), project: inst.projectId,
       }, `coordinate script for VNFC ${vnfcId}:`);
       return { name: file, sealed };
     },
