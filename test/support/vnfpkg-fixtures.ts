@@ -96,15 +96,20 @@ export function sha256(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** One throw-away directory content store for the test process, removed when it exits. */
-let scratch: DirectoryContentStore | undefined;
+/** One throw-away directory content store for the test file, removed after its tests (jest's workers do not always see 'exit'). */
+let scratch: { dir: string; store: DirectoryContentStore } | undefined;
 function scratchStore(): DirectoryContentStore {
   if (!scratch) {
     const dir = fs.mkdtempSync(join(os.tmpdir(), 'vnfpkg-test-'));
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    scratch = new DirectoryContentStore(dir);
+    scratch = { dir, store: new DirectoryContentStore(dir) };
   }
-  return scratch;
+  return scratch.store;
+}
+if (typeof afterAll === 'function') {
+  afterAll(() => {
+    if (scratch) fs.rmSync(scratch.dir, { recursive: true, force: true });
+    scratch = undefined;
+  });
 }
 
 /** A zip as the API leaves it: uploaded into a content store (by default a throw-away directory one) under a new package id. */
