@@ -58,7 +58,9 @@ export async function stopComponent(c: Child, graceMs = 15_000): Promise<void> {
 export async function waitForHttp(url: string, timeoutMs: number, child?: Child): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child && (child.proc.exitCode !== null || child.proc.signalCode !== null)) throw new Error(`${child.name} exited before ${url} answered`);
+    if (child && (child.proc.exitCode !== null || child.proc.signalCode !== null)) {
+      throw new Error(`${child.name} exited (code ${child.proc.exitCode}, signal ${child.proc.signalCode}) before ${url} answered`);
+    }
     try {
       const r = await fetch(url);
       if (r.ok) return;
