@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { utils } from 'ssh2';
+import { newEd25519KeyPair } from '../../common/ssh-keys';
 import { pinnedHostKey } from '../../common/db/repos/host-keys';
 import { sampleVariant } from '../../samples/variant';
 import { KeystoneSession } from '../../infra/openstack/keystone';
@@ -95,7 +95,7 @@ test('the simulator prints the server\'s host key on its console; the product ch
 });
 
 test('a console showing another key: the heal\'s hook fails naming the VNFC and both fingerprints; no password reaches the server', async () => {
-  const other = utils.generateKeyPairSync('ed25519').public; // "ssh-ed25519 AAAA... " line
+  const other = newEd25519KeyPair().public; // "ssh-ed25519 AAAA... " line
   const [otherFp] = consoleFingerprints(`-----BEGIN SSH HOST KEY KEYS-----\n${other.trim()} root@x\n-----END SSH HOST KEY KEYS-----`);
   // by name: the server the heal creates prints the wrong key
   await sim('PUT', `/sim/servers/${encodeURIComponent(serverName)}/console-host-keys`, { keys: [`${other.trim()} root@${serverName}`] });

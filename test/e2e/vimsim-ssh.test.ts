@@ -5,7 +5,7 @@
  * registry behave plausibly and are recorded; command faults; a rebuild
  * gives a fresh host; delete closes the listener; a restart keeps the host key.
  */
-import { utils } from 'ssh2';
+import { newEd25519KeyPair } from '../../common/ssh-keys';
 import { writeImageArchive } from '../../vimsim/ssh/host/tar';
 import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
 import { admin, CloudClient, startTestSim, tempDataDir, type TestSim } from '../support/vimsim-helpers';
@@ -132,11 +132,11 @@ describe('vimsim SSH', () => {
   });
 
   it('rejects a wrong password and an unknown user; accepts keys from ssh_authorized_keys', async () => {
-    const key = utils.generateKeyPairSync('ed25519');
+    const key = newEd25519KeyPair();
     const { address } = await boot(nova, 'ssh-auth', { userData: `${USER_DATA}ssh_authorized_keys:\n  - ${key.public}\n` });
     await expect(sshConnect(address, port, 'ubuntu', { password: 'wrong' })).rejects.toMatchObject({ level: 'client-authentication' });
     await expect(sshConnect(address, port, 'root', { password: PASSWORD })).rejects.toMatchObject({ level: 'client-authentication' });
-    const other = utils.generateKeyPairSync('ed25519');
+    const other = newEd25519KeyPair();
     await expect(sshConnect(address, port, 'ubuntu', { privateKey: other.private })).rejects.toMatchObject({ level: 'client-authentication' });
     const byKey = await sshConnect(address, port, 'ubuntu', { privateKey: key.private });
     open.push(byKey);

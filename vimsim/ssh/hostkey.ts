@@ -6,16 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { utils } from 'ssh2';
+import { newEd25519KeyPair } from '../../common/ssh-keys';
 
-/**
- * OpenSSH-format private key. ssh2 1.17 sometimes (about 1 in 200) generates
- * an ed25519 key its own parser rejects; such a key is drawn again.
- */
+/** OpenSSH-format private key. */
 export function generateHostKey(): string {
-  for (;;) {
-    const key = utils.generateKeyPairSync('ed25519').private;
-    if (!(utils.parseKey(key) instanceof Error)) return key;
-  }
+  return newEd25519KeyPair().private;
 }
 
 function parsed(privateKey: string) {

@@ -7,7 +7,6 @@
  * endpoint.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { utils as sshUtils } from 'ssh2';
 import type { ActivityDeps } from '../../../../activities/deps';
 import { nodeRefOf, openCluster } from '../../../../cluster/activities/access';
 import type { ClusterSecrets } from '../../../../cluster/model';
@@ -16,6 +15,7 @@ import { newClusterPki, sealPki } from '../../../../cluster/pki';
 import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../../../../common/db/repos/clusters';
 import { magnumClusterById, nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
 import { templateById } from '../../../../common/db/repos/magnum/templates';
+import { newEd25519KeyPair } from '../../../../common/ssh-keys';
 import { StackDriver } from '../../../../infra/stack-driver';
 import type { ClusterNodesOut } from '../contracts';
 import { magnumStackName } from '../contracts';
@@ -40,7 +40,7 @@ export function clusterActivities(deps: ActivityDeps) {
       const row = await loadMagnum(deps, clusterId);
       const template = await templateById(db, row.templateId);
       const proxies = template?.proxiesSealed ? box.openJson<{ http_proxy?: string; https_proxy?: string }>(template.proxiesSealed) : undefined;
-      const keys = sshUtils.generateKeyPairSync('ed25519', { comment: `magnum-${clusterId}` });
+      const keys = newEd25519KeyPair(`magnum-${clusterId}`);
       const login = { username: 'ubuntu', privateKey: keys.private };
       const secrets: ClusterSecrets = { logins: { master: login, worker: login }, registries: {}, proxy: proxies };
       const pki = sealPki(box, await newClusterPki({ clusterName: row.name }));
