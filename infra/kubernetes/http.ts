@@ -76,16 +76,13 @@ export class KubeHttp {
 
   /** The agent holds the TLS material; idle keep-alive sockets do not keep the process alive (Node unrefs them). */
   private tlsAgent(): https.Agent {
-    if (!this.agent) {
-      const c = this.endpoint.credentials;
-      this.agent = new https.Agent({
-        keepAlive: true,
-        maxSockets: 8,
-        ca: this.endpoint.caPem,
-        ...('clientCertPem' in c ? { cert: c.clientCertPem, key: c.clientKeyPem } : {}),
-      });
-    }
+    this.agent ??= new https.Agent({ keepAlive: true, maxSockets: 8, ...this.tls() });
     return this.agent;
+  }
+
+  private tls(): https.AgentOptions {
+    const c = this.endpoint.credentials;
+    return { ca: this.endpoint.caPem, ...('clientCertPem' in c ? { cert: c.clientCertPem, key: c.clientKeyPem } : {}) };
   }
 
   /** Drops the pooled connections. */
@@ -104,13 +101,14 @@ export class KubeHttp {
   /**
    * One request. A keep-alive socket the server closed just before it was
    * reused fails before the server saw the request: such a request is sent
-   * once more (Node's documented advice).
+   * once more (Node's documented advice), on a new connection: the pool's
+   * other idle sockets may have been dropped too.
    */
   async request(method: string, path: string, o: KubeRequest = {}): Promise<KubeResponse> {
     try {
-      return await this.requestOnce(method, path, o);
+      return await this.requestOnce(method, path, o, false);
     } catch (e) {
-      if ((e as StaleSocketError).staleSocket) return this.requestOnce(method, path, o);
+      if ((e as StaleSocketError).staleSocket) return this.requestOnce(method, path, o, true);
       throw e;
     }
   }
@@ -124,7 +122,7 @@ export class KubeHttp {
     return u;
   }
 
-  private requestOnce(method: string, path: string, o: KubeRequest): Promise<KubeResponse> {
+  private requestOnce(method: string, path: string, o: KubeRequest, newConnection: boolean): Promise<KubeResponse> {
     let u: URL;
     try {
       u = this.url(path, o.query);
@@ -138,7 +136,7 @@ export class KubeHttp {
     return new Promise((resolve, reject) => {
       const req = https.request(u, {
         method,
-        agent: this.tlsAgent(),
+        ...(newConnection ? { agent: false, ...this.tls() } : { agent: this.tlsAgent() }),
         headers: {
           accept: 'application/json',
           ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),

@@ -35,20 +35,21 @@ export interface RequestOptions {
 /**
  * A keep-alive socket the server has just closed (Keystone under gunicorn
  * drops idle ones after 2 s) fails the request before the server saw it; as
- * Node's documentation advises, such a request is sent once more.
+ * Node's documentation advises, such a request is sent once more, on a new
+ * connection: the pool's other idle sockets may have been dropped too.
  */
 export async function request(method: string, url: string, o: RequestOptions = {}): Promise<HttpResponse> {
   try {
-    return await requestOnce(method, url, o);
+    return await requestOnce(method, url, o, false);
   } catch (e) {
-    if ((e as StaleSocketError).staleSocket) return requestOnce(method, url, o);
+    if ((e as StaleSocketError).staleSocket) return requestOnce(method, url, o, true);
     throw e;
   }
 }
 
 type StaleSocketError = Error & { staleSocket?: boolean; code?: string };
 
-function requestOnce(method: string, url: string, o: RequestOptions): Promise<HttpResponse> {
+function requestOnce(method: string, url: string, o: RequestOptions, newConnection: boolean): Promise<HttpResponse> {
   const purpose = o.purpose ?? 'OpenStack endpoint';
   let u: URL;
   let limit: number;
@@ -74,6 +75,7 @@ function requestOnce(method: string, url: string, o: RequestOptions): Promise<Ht
         },
         ...(u.protocol === 'https:' && o.ca ? { ca: o.ca } : {}),
         timeout: o.timeoutMs ?? 30_000,
+        ...(newConnection ? { agent: false } : {}),
         lookup: policyLookup(purpose) as unknown as http.RequestOptions['lookup'],
       },
       (res) => {

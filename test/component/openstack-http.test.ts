@@ -39,6 +39,16 @@ test('a request on a kept-alive socket the server dropped is sent again on a new
   expect(seen).toEqual([1, 2, 1]);
 });
 
+test('with several idle sockets all dropped, the request is sent again on a new connection, not on another of them', async () => {
+  server.closeAllConnections();
+  seen.length = 0;
+  // three sockets kept alive at once; the next request and its retry would each find a dropped one
+  expect((await Promise.all(['/c', '/d', '/e'].map((p) => request('GET', `${url}${p}`)))).map((r) => r.status)).toEqual([200, 200, 200]);
+  const again = await request('GET', `${url}/f`);
+  expect(again.body).toEqual({ n: 1 });
+  expect(seen).toEqual([1, 1, 1, 2, 1]);
+});
+
 test('a failure on a fresh connection is not retried', async () => {
   dropSecondOnSocket = false;
   server.closeAllConnections();
