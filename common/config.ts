@@ -85,6 +85,11 @@ export interface Config {
   heatSleepScale: number;
   /** SQLAlchemy URL of the embedded Heat's database (PostgreSQL); unset = SQLite under DATA_DIR. */
   heatDatabaseUrl?: string;
+  /**
+   * VIM_TRUST_ROLES: the roles a project's trust on a shared VIM delegates (infra/vim-access): member and
+   * the role it implies, since a trust-scoped token shows both and Heat's own trust asks for what it shows.
+   */
+  vimTrustRoles: string[];
   /** Keystone v3 URL of the default VIM (the embedded Keystone unless OS_AUTH_URL is set). */
   defaultVim: { authUrl: string; username: string; password: string; project: string; domain: string; region: string; caFile?: string };
   /**
@@ -259,6 +264,7 @@ export function loadConfig(): Config {
     heatSleepScale,
     databaseUrl,
     heatDatabaseUrl: process.env.HEAT_DATABASE_URL || undefined,
+    vimTrustRoles: (process.env.VIM_TRUST_ROLES || 'member,reader').split(',').map((r) => r.trim()).filter(Boolean),
     defaultVim: {
       authUrl: process.env.OS_AUTH_URL || `http://127.0.0.1:${keystonePort}/v3`,
       username: process.env.OS_USERNAME || 'admin',

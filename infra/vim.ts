@@ -1,14 +1,15 @@
 /**
  * VIM registry access: the default VIM from configuration, registered VIMs
- * from the database (password sealed at rest), and one cached Keystone
- * session (Heat, Nova and lookup clients) per VIM so tokens are reused across activities.
+ * from the database (password sealed at rest), projects' trust-scoped
+ * accesses to shared VIMs, and one cached Keystone session (Heat, Nova and
+ * lookup clients) per VIM row so tokens are reused across activities.
  */
 import fs from 'node:fs';
 import type { Config } from '../common/config';
 import type { Store } from '../common/db';
-import { saveConfiguredDefaultVim, vimById } from '../common/db/repos/vims';
+import { saveConfiguredDefaultVim, vimById, type VimRow } from '../common/db/repos/vims';
 import type { SecretBox } from '../common/secrets';
-import { KeystoneSession } from './openstack/keystone';
+import { KeystoneSession, type KeystoneCredentials } from './openstack/keystone';
 import { HeatClient } from './openstack/heat';
 import { NovaClient } from './openstack/nova';
 import { CloudLookups } from './openstack/cloud-lookups';
@@ -39,18 +40,35 @@ export async function ensureDefaultVim(db: Store, box: SecretBox, cfg: Config): 
   });
 }
 
-const clients = new Map<string, { sealed: string; session: KeystoneSession; heat: HeatClient; nova: NovaClient }>();
+const clients = new Map<string, { key: string; session: KeystoneSession; heat: HeatClient; nova: NovaClient }>();
+
+/**
+ * The login a VIM row acts with: its own, or for a project's access to a
+ * shared VIM (accessOf), the shared VIM's login scoped to the access's trust:
+ * in that project, with the trust's roles only.
+ */
+async function credentialsOf(db: Store, box: SecretBox, vim: VimRow): Promise<{ key: string; creds: KeystoneCredentials }> {
+  const login = vim.accessOf ? await vimById(db, vim.accessOf) : vim;
+  if (!login) throw new Error(`VIM ${vim.accessOf} (shared with project ${vim.projectId}) is not registered`);
+  if (vim.accessOf && !vim.trustId) throw new Error(`VIM access ${vim.id} has no trust`);
+  return {
+    key: `${login.passwordSealed}|${login.authUrl}|${login.username}|${vim.trustId ?? ''}`,
+    creds: {
+      authUrl: login.authUrl, username: login.username, password: box.open(login.passwordSealed), project: login.project,
+      userDomain: login.userDomain, projectDomain: login.projectDomain, region: login.region, ca: login.caCert ?? undefined,
+      trustId: vim.accessOf ? vim.trustId ?? undefined : undefined,
+    },
+  };
+}
 
 async function clientsForVim(db: Store, box: SecretBox, vimId: string): Promise<{ session: KeystoneSession; heat: HeatClient; nova: NovaClient }> {
   const vim = await vimById(db, vimId);
   if (!vim) throw new Error(`VIM ${vimId} is not registered`);
+  const { key, creds } = await credentialsOf(db, box, vim);
   const cached = clients.get(vimId);
-  if (cached && cached.sealed === vim.passwordSealed) return cached;
-  const session = new KeystoneSession({
-    authUrl: vim.authUrl, username: vim.username, password: box.open(vim.passwordSealed), project: vim.project,
-    userDomain: vim.userDomain, projectDomain: vim.projectDomain, region: vim.region, ca: vim.caCert ?? undefined,
-  });
-  const entry = { sealed: vim.passwordSealed, session, heat: new HeatClient(session, vim.caCert ?? undefined), nova: new NovaClient(session, vim.caCert ?? undefined) };
+  if (cached && cached.key === key) return cached;
+  const session = new KeystoneSession(creds);
+  const entry = { key, session, heat: new HeatClient(session, creds.ca), nova: new NovaClient(session, creds.ca) };
   clients.set(vimId, entry);
   return entry;
 }

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { Config } from '../common/config';
 import type { Q, Store } from '../common/db';
-import type { InstanceRow } from '../common/db/repos/rows';
+import type { InstanceRow, VimRow } from '../common/db/repos/rows';
 import type { Scope } from '../common/db/repos/scope';
 import type { SecretBox } from '../common/secrets';
 
@@ -66,6 +66,11 @@ export interface PrecheckInput<R> {
   request: R;
   /** The API version the request came on (a payload may take fields on v2 only). */
   version: ApiVersion;
+  /**
+   * The VIM row the instance's project acts with on a VIM it may use: itself, or on a shared VIM the
+   * project's trust-scoped access (made with the caller's token when missing: api/vim-access.ts).
+   */
+  actingVim(vim: VimRow): Promise<string>;
 }
 
 /**

@@ -47,7 +47,8 @@ export function labelsOf(template: Labels, given: Labels | undefined, merge: boo
   };
 }
 
-export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: string; input: ClusterInput; v: Microversion; vim: VimRow }): Promise<{ row: MagnumClusterInsert; nodegroups: Omit<NodegroupInsert, 'clusterId'>[] }> {
+/** `acting`: the VIM row the cluster will act with (on the shared VIM, the project's trust-scoped access: api/vim-access.ts), asked once all else is checked. */
+export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: string; input: ClusterInput; v: Microversion; vim: VimRow; acting: (vim: VimRow) => Promise<string> }): Promise<{ row: MagnumClusterInsert; nodegroups: Omit<NodegroupInsert, 'clusterId'>[] }> {
   const { caller, input, v } = o;
   const template = await templateForCluster(ctx, caller, input.cluster_template_id, v);
   const t = template.attrs;
@@ -82,6 +83,7 @@ export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: s
     version: null, members: Array.from({ length: count }, (_, i) => i), createdAt: now,
   });
   const createTimeout = input.create_timeout || 60;
+  const vimId = await o.acting(o.vim);
   return {
     row: {
       id, projectId: caller.projectId, userId: caller.userId, name: input.name ?? generatedName('cluster'), templateId: template.id,
@@ -93,7 +95,7 @@ export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: s
         fixed_network: fixedNetwork, fixed_subnet: fixedSubnet, floating_ip_enabled: input.floating_ip_enabled ?? t.floating_ip_enabled,
         master_lb_enabled: masterLb, merge_labels: input.merge_labels ?? false,
         resolved: {
-          vimId: o.vim.id, imageId: image.id, flavorId: flavorRow.id, masterFlavorId: masterFlavorRow.id, networkId: network.id,
+          vimId, imageId: image.id, flavorId: flavorRow.id, masterFlavorId: masterFlavorRow.id, networkId: network.id,
           subnetId: subnet?.id, keypairPublicKey: key?.publicKey || undefined,
         },
       },

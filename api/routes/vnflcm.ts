@@ -23,6 +23,8 @@ import { filterRows } from './filter';
 import { queueIdentifierNotification, sendQueued } from './notifications';
 import { subscriptionsRouter } from './subscriptions';
 import type { OutboxRow } from '../../common/db/repos/notifications';
+import type { VimRow } from '../../common/db/repos/vims';
+import { actingVimId } from '../vim-access';
 
 const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
 
@@ -101,7 +103,9 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       if (!mod.task.versions.includes(v)) throw notFound(`${mod.task.method} ${taskRoute(mod.task)} is on /vnflcm/${mod.task.versions.join(', ')} only`);
       const body = parse(mod.request, req.body ?? {}) as Record<string, unknown>;
       const instance = await loadInstance(res, id(req));
-      const plan = await mod.precheck({ db, box: ctx.box, cfg: ctx.cfg, scope: scope(res), instance, request: body, version: v });
+      const who = { caller: callerOf(res), token: String(req.get('x-auth-token') ?? '') };
+      const actingVim = (vim: VimRow) => actingVimId(ctx, who, vim, instance.projectId);
+      const plan = await mod.precheck({ db, box: ctx.box, cfg: ctx.cfg, scope: scope(res), instance, request: body, version: v, actingVim });
       const op = await startOperation(ctx, { scope: scope(res), instanceId: instance.id, operation, params: body, ...plan });
       accepted(res, op.id);
     });

@@ -39,9 +39,16 @@ export const vims = sqliteTable('vims', {
   isDefault: integer('is_default', { mode: 'boolean' }).notNull().default(false),
   /** Tacker's VIM status: REACHABLE when its Keystone accepted the credentials at registration. */
   status: text('status').notNull().default('REACHABLE'),
+  /**
+   * Set on a project's access to a shared VIM (infra/vim-access): the shared VIM's id. Such a row acts
+   * with that VIM's login through `trustId`, a Keystone trust from a member of `projectId`: in that project,
+   * with the member role only. It is never listed, chosen or changed as a VIM of its own.
+   */
+  accessOf: text('access_of'),
+  trustId: text('trust_id'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at'),
-}, (t) => [index('vims_project').on(t.projectId)]);
+}, (t) => [index('vims_project').on(t.projectId), uniqueIndex('vims_access').on(t.accessOf, t.projectId)]);
 
 export const vnfPackages = sqliteTable('vnf_packages', {
   id: text('id').primaryKey(),

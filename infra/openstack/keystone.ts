@@ -1,7 +1,8 @@
 /**
- * Keystone v3 password authentication: a project-scoped token and the service
- * catalog, cached until shortly before it expires or until a 401 says it is
- * stale (the caller then asks for a fresh one).
+ * Keystone v3 password authentication: a project-scoped token (or, with a
+ * trust id, a trust-scoped one: the trustor's project and the trust's roles
+ * only) and the service catalog, cached until shortly before it expires or
+ * until a 401 says it is stale (the caller then asks for a fresh one).
  *
  * Both the auth_url and every endpoint the catalog names go through the
  * outbound policy (common/outbound.ts): a hostile Keystone can answer a
@@ -19,10 +20,12 @@ export interface KeystoneCredentials {
   projectDomain?: string;
   region?: string;
   ca?: string;
+  /** Scope the token to this trust instead of `project` (the login is the trust's trustee). */
+  trustId?: string;
 }
 
 interface CatalogEntry { type: string; endpoints: { interface: string; region?: string; region_id?: string; url: string }[] }
-interface Token { value: string; expiresAt: number; catalog: CatalogEntry[]; projectId?: string }
+interface Token { value: string; expiresAt: number; catalog: CatalogEntry[]; projectId?: string; userId?: string }
 
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -65,14 +68,14 @@ export class KeystoneSession {
             methods: ['password'],
             password: { user: { name: c.username, password: c.password, domain: { name: c.userDomain ?? 'Default' } } },
           },
-          scope: { project: { name: c.project, domain: { name: c.projectDomain ?? 'Default' } } },
+          scope: c.trustId ? { 'OS-TRUST:trust': { id: c.trustId } } : { project: { name: c.project, domain: { name: c.projectDomain ?? 'Default' } } },
         },
       },
     });
     if (r.status !== 201 && r.status !== 200) throw new OpenStackHttpError(r.status, 'POST', showUrl(url), errorDetail(r, [c.password]));
     const value = String(r.headers['x-subject-token'] ?? '');
-    const tok = (r.body as { token?: { expires_at?: string; catalog?: CatalogEntry[]; project?: { id?: string } } })?.token;
+    const tok = (r.body as { token?: { expires_at?: string; catalog?: CatalogEntry[]; project?: { id?: string }; user?: { id?: string } } })?.token;
     if (!value || !tok) throw new Error(`Keystone at ${showUrl(c.authUrl)} returned no token`);
-    return { value, expiresAt: tok.expires_at ? Date.parse(tok.expires_at) : Date.now() + 3600_000, catalog: tok.catalog ?? [], projectId: tok.project?.id };
+    return { value, expiresAt: tok.expires_at ? Date.parse(tok.expires_at) : Date.now() + 3600_000, catalog: tok.catalog ?? [], projectId: tok.project?.id, userId: tok.user?.id };
   }
 }

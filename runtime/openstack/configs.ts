@@ -27,6 +27,11 @@ key_repository = ${path.join(k, 'credential-keys')}
 # queries). The in-process memory cache is right for ONE gunicorn worker only.
 enabled = true
 backend = dogpile.cache.memory
+[trust]
+# A project's operations on the shared default VIM act through a trust from the
+# requesting user (infra/vim-access.ts); Heat makes its own trust from that
+# trust-scoped token, which Keystone allows only with redelegation on.
+allow_redelegation = true
 [identity]
 # Dev/test cloud: bcrypt's default 12 rounds cost ~250 ms per password auth.
 password_hash_rounds = 4

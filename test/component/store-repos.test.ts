@@ -25,8 +25,8 @@ import {
 import type { InstanceRow } from '../../common/db/repos/rows';
 import type { Scope } from '../../common/db/repos/scope';
 import type { LcmOperation } from '../../engine/contracts';
-import { defaultVimFor, findOwnedVim, findUsableVim, listVims, registerVim, saveConfiguredDefaultVim, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../common/db/repos/vims';
-import { createCluster } from '../../common/db/repos/clusters';
+import { defaultVimFor, deleteVim, findOwnedVim, findUsableVim, listVims, projectAccessTo, registerVim, saveConfiguredDefaultVim, saveProjectAccess, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../common/db/repos/vims';
+import { createCluster, deleteCluster } from '../../common/db/repos/clusters';
 import { createSubscription, listSubscriptions } from '../../common/db/repos/subscriptions';
 import { QuotaExceeded } from '../../common/db/quota';
 import { startPostgres, type TestPostgres } from '../support/postgres';
@@ -338,6 +338,34 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
         secretsSealed: 's', createdAt: now(),
       }, { certs: { kubernetesCa: 'c', etcdCa: 'c', frontProxyCa: 'c', admin: 'c', serviceAccountPublicKey: 'c' }, keysSealed: 'k' });
       expect(await vimInUse(db, used.id)).toMatch(/^cluster k8s-on-it \(/);
+    });
+
+    it('a project\'s access to the shared VIM: one per project, a new trust kept on the same row, never a VIM of the project; in use through it (issue 22 item 1)', async () => {
+      const sharedId = await saveConfiguredDefaultVim(db, { name: 'default', authUrl: 'http://k/v3', username: 'admin', passwordSealed: 'cfg', project: 'admin', isDefault: true, shared: true, projectId: 'admin' });
+      const shared = (await vimById(db, sharedId))!;
+      const access = await saveProjectAccess(db, shared, A.projectId, 'trust-1');
+      expect(await saveProjectAccess(db, shared, A.projectId, 'trust-2')).toBe(access); // renewed in place: A's instances follow
+      expect(await vimById(db, access)).toMatchObject({ projectId: A.projectId, accessOf: sharedId, trustId: 'trust-2', passwordSealed: '', shared: false, isDefault: false });
+      expect((await projectAccessTo(db, sharedId, A.projectId))?.id).toBe(access);
+      expect(await projectAccessTo(db, sharedId, B.projectId)).toBeUndefined();
+      expect(await saveProjectAccess(db, shared, B.projectId, 'trust-b')).not.toBe(access);
+      // never listed, found, chosen or changed as a VIM of the project
+      expect((await listVims(db, A)).map((v) => v.id)).not.toContain(access);
+      expect(await findUsableVim(db, A, access)).toBeUndefined();
+      expect(await findOwnedVim(db, A, access)).toBeUndefined();
+      expect((await defaultVimFor(db, A))?.id).not.toBe(access);
+      // the shared VIM is in use while a cluster runs through a project's access; deleting it takes the accesses along
+      expect(await vimInUse(db, sharedId)).toBeUndefined();
+      const clusterId = uuid();
+      await createCluster(db, {
+        id: clusterId, projectId: A.projectId, kind: 'magnum', name: 'through-a-trust', vimId: access, settings: { kubeVersion: '1.37.2', podCidr: '10.244.0.0/16', serviceCidr: '10.96.0.0/12', registries: [] },
+        secretsSealed: 's', createdAt: now(),
+      }, { certs: { kubernetesCa: 'c', etcdCa: 'c', frontProxyCa: 'c', admin: 'c', serviceAccountPublicKey: 'c' }, keysSealed: 'k' });
+      expect(await vimInUse(db, sharedId)).toMatch(/^cluster through-a-trust \(/);
+      await deleteCluster(db, clusterId);
+      await deleteVim(db, sharedId);
+      expect(await vimById(db, access)).toBeUndefined();
+      expect(await projectAccessTo(db, sharedId, B.projectId)).toBeUndefined();
     });
 
     it('an inline VIM is created or updated by its project, never taken over by another', async () => {

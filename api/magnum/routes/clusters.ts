@@ -9,7 +9,8 @@ import { Router, type Request, type Response } from 'express';
 import { updateCluster as updateEngineCluster } from '../../../common/db/repos/clusters';
 import { createMagnumCluster, magnumClusters, nodegroupsOf, Refused, type MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
 import { quotaOf } from '../../../common/db/repos/magnum/quotas';
-import { defaultVimFor } from '../../../common/db/repos/vims';
+import { defaultVimFor, type VimRow } from '../../../common/db/repos/vims';
+import { actingVimId } from '../../vim-access';
 import { badRequest, conflict, HttpError } from '../../../common/http-error';
 import { CLUSTER_READ_ONLY, ClusterInput, PatchBody } from '../../../model/magnum/cluster';
 import { HEALTH_STATUSES, UPDATABLE } from '../../../model/magnum/status';
@@ -58,7 +59,9 @@ export function clustersRouter(ctx: ApiContext): Router {
     const input = magnumBody(ClusterInput, req.body, { resource: 'cluster', readOnly: CLUSTER_READ_ONLY });
     const vim = await defaultVimFor(db, { projectId: caller.projectId, all: false });
     if (!vim) throw new HttpError(503, 'No VIM is configured for this deployment.');
-    const { row, nodegroups } = await planCluster(ctx, { caller, token: tokenOf(req), input, v: versionOf(res), vim });
+    const token = tokenOf(req);
+    const acting = (v: VimRow) => actingVimId(ctx, { caller, token }, v, caller.projectId);
+    const { row, nodegroups } = await planCluster(ctx, { caller, token, input, v: versionOf(res), vim, acting });
     const quota = (await quotaOf(db, caller.projectId, 'Cluster'))?.hardLimit ?? ctx.cfg.magnum.maxClustersPerProject;
     try {
       await createMagnumCluster(db, row, nodegroups, { clusters: quota, nodes: ctx.cfg.quotas.clusterNodes });

@@ -17,13 +17,13 @@ import { templatePolicyError } from '../instance-checks';
 import type { InstantiateVnfRequest } from './request';
 import { resolveVim } from './vim-selection';
 
-export async function precheckInstantiate({ db, box, cfg, instance, request }: PrecheckInput<InstantiateVnfRequest>): Promise<StartPlan> {
+export async function precheckInstantiate({ db, box, cfg, instance, request, actingVim }: PrecheckInput<InstantiateVnfRequest>): Promise<StartPlan> {
   const pkg = await packageById(db, instance.vnfPkgId);
   const vnfd = pkg?.vnfd ?? undefined;
   if (!vnfd) throw conflict(`VNF package ${instance.vnfPkgId} of instance ${instance.id} is gone`);
   await checkAgainstVnfd(db, instance.vnfPkgId, vnfd, request, cfg.heatResourceTypes);
   await checkDriverParams(db, instance.vnfPkgId, vnfd.flavours[request.flavourId], request.additionalParams ?? {});
-  const vim = await resolveVim({ db, box }, { projectId: instance.projectId, all: false }, request.vimConnectionInfo);
+  const vim = await resolveVim({ db, box }, { projectId: instance.projectId, all: false }, request.vimConnectionInfo, actingVim);
   return {
     precondition: (i) => { if (i.instantiationState !== 'NOT_INSTANTIATED') throw conflict(`VNF instance ${i.id} is already INSTANTIATED`); },
     alsoWrite: () => ({ vimId: vim.vimId, vimConnectionInfo: vim.shown }),

@@ -10,9 +10,11 @@
  *  - nothing: the project's default VIM, else the shared default.
  * Another project's VIM, or the shared one with inline credentials (even
  * from its own project), is refused. What the instance shows has no secrets.
+ * On a shared VIM the instance acts through its project's access
+ * (`acting`: api/vim-access.ts), and shows the shared VIM's id.
  */
 import crypto from 'node:crypto';
-import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken } from '../../../common/db/repos/vims';
+import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken, type VimRow } from '../../../common/db/repos/vims';
 import type { Scope } from '../../../common/db/repos/scope';
 import { maskBySchema } from '../../../common/secret-schema';
 import type { Q, Store } from '../../../common/db';
@@ -31,23 +33,27 @@ export interface VimChoice {
   write?: (q: Q) => Promise<void>;
 }
 
-export async function resolveVim(ctx: { db: Store; box: SecretBox }, scope: Scope, given: Vci | undefined): Promise<VimChoice> {
+/** The VIM row the project acts with on `vim` (itself, or its access to a shared VIM). */
+export type ActingVim = (vim: VimRow) => Promise<string>;
+
+export async function resolveVim(ctx: { db: Store; box: SecretBox }, scope: Scope, given: Vci | undefined, acting: ActingVim): Promise<VimChoice> {
   const entries = given === undefined ? [] : Array.isArray(given) ? given : Object.entries(given).map(([id, e]) => ({ id, ...e }));
   const first = entries[0];
   const shown = () => entries.map((e) => maskBySchema(VimConnectionInfo, { interfaceInfo: {}, accessInfo: {}, ...e, id: e.id ?? crypto.randomUUID() }));
   if (!first) {
     const vim = await defaultVimFor(ctx.db, scope);
     if (!vim) throw unprocessable('no vimConnectionInfo given and no default VIM is configured');
-    return { vimId: vim.id, shown: [{ id: crypto.randomUUID(), vimId: vim.id, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3', interfaceInfo: {}, accessInfo: {} }] };
+    return { vimId: await acting(vim), shown: [{ id: crypto.randomUUID(), vimId: vim.id, vimType: 'ETSINFV.OPENSTACK_KEYSTONE.V_3', interfaceInfo: {}, accessInfo: {} }] };
   }
   const access = (first.accessInfo ?? {}) as Record<string, unknown>;
   const endpoint = (first.interfaceInfo as Record<string, unknown> | undefined)?.endpoint;
   const inline = typeof endpoint === 'string' && typeof access.username === 'string' && typeof access.password === 'string';
   if (!inline) {
-    if (!first.vimId || !(await findUsableVim(ctx.db, scope, first.vimId))) {
+    const usable = first.vimId ? await findUsableVim(ctx.db, scope, first.vimId) : undefined;
+    if (!usable) {
       throw unprocessable(`vimConnectionInfo[0].vimId: VIM ${first.vimId ?? '(none)'} is not registered for your project; register it (openstack vim register) or give interfaceInfo.endpoint and accessInfo`);
     }
-    return { vimId: first.vimId, shown: shown() };
+    return { vimId: await acting(usable), shown: shown() };
   }
   const outbound = vimEndpointProblem(endpoint);
   if (outbound) throw badRequest(`vimConnectionInfo[0].interfaceInfo.endpoint: ${outbound}`);

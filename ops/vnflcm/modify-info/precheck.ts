@@ -22,7 +22,7 @@ import type { VimConnectionInfo } from '../../../model/vnflcm';
 import type { z } from 'zod';
 import { V2_ONLY_FIELDS, type VnfInfoModificationRequest } from './request';
 
-export async function precheckModifyInfo({ db, box, instance: inst, request: body, version }: PrecheckInput<VnfInfoModificationRequest>): Promise<StartPlan> {
+export async function precheckModifyInfo({ db, box, instance: inst, request: body, version, actingVim }: PrecheckInput<VnfInfoModificationRequest>): Promise<StartPlan> {
   if (version === 'v1') {
     for (const f of V2_ONLY_FIELDS) if (body[f] !== undefined) throw badRequest(`${f}: modifiable on /vnflcm/v2 only`, { invalidParams: [{ field: f, reason: 'modifiable on /vnflcm/v2 only' }] });
   }
@@ -39,7 +39,7 @@ export async function precheckModifyInfo({ db, box, instance: inst, request: bod
   }
   if (body.vimConnectionInfo !== undefined) {
     if (inst.instantiationState !== 'INSTANTIATED') throw conflict(`vimConnectionInfo: VNF instance ${inst.id} is NOT_INSTANTIATED; its VIM is chosen when it is instantiated`);
-    const vim = await resolveVim({ db, box }, { projectId: inst.projectId, all: false }, entriesToResolve(inst, body.vimConnectionInfo));
+    const vim = await resolveVim({ db, box }, { projectId: inst.projectId, all: false }, entriesToResolve(inst, body.vimConnectionInfo), actingVim);
     if (vim.vimId !== inst.vimId) {
       throw unprocessable(`vimConnectionInfo: VNF instance ${inst.id} runs on VIM ${inst.vimId}, where its stack is; its first entry names VIM ${vim.vimId}`);
     }
