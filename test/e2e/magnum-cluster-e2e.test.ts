@@ -106,9 +106,10 @@ test('scale out and in with the stock CLI; a nodegroup of its own role', async (
   expect(Object.values(await readyNodes(conf))).toEqual(['True', 'True', 'True']);
   const workers = (await mcall('GET', `/v1/clusters/${name}`, undefined, await user.headers({ 'OpenStack-API-Version': 'container-infra latest' }))).body;
   expect(workers.node_addresses).toHaveLength(2);
-  // resize back to one, naming the server to remove (the newest worker's server id, from Heat through Nova)
+  // resize back to one, naming the server to remove (the newest worker's server id, from Nova as the user sees it: the
+  // cluster's servers are the user's project's, made through their trust on the shared VIM)
   const servers = JSON.parse((await exec(path.join(VENV, 'bin', 'openstack'), ['server', 'list', '-f', 'json', '--name', 'default-worker-1'], {
-    env: { PATH: process.env.PATH, HOME: dir, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: 'admin', OS_PASSWORD: readState().adminPassword, OS_PROJECT_NAME: 'admin', OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default' },
+    env: { PATH: process.env.PATH, HOME: dir, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project, OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default' },
   })).stdout).filter((s: any) => s.Name.startsWith(name.toLowerCase().slice(0, 20)));
   expect(servers).toHaveLength(1);
   expect(await coe(['cluster', 'resize', name, '1', '--nodes-to-remove', servers[0].ID])).toMatch(/Request to resize cluster .* has been accepted/);
