@@ -127,12 +127,17 @@ test('scale out and in with the stock CLI; a nodegroup of its own role', async (
   expect((await coe(['nodegroup', 'list', name], true)).map((g: any) => g.name)).toEqual(['default-master', 'default-worker']);
 }, 1_200_000);
 
-test('coe cluster upgrade: onto a template of the same Kubernetes version; another version is refused at once', async () => {
+test('coe cluster upgrade: onto a template of the same Kubernetes version; another version is refused at once, a downgrade or a skipped minor with its own reason', async () => {
   const tpl = (n: string, labels: string[]) => coe(['cluster', 'template', 'create', n, '--image', 'ubuntu-22.04', '--external-network', 'public',
     '--flavor', 'm1.small', '--coe', 'kubernetes', ...labels]);
   await tpl(`same-${run}`, []);
   await tpl(`newer-${run}`, ['--labels', 'kube_tag=v1.38.0']);
   await expect(coe(['cluster', 'upgrade', name, `newer-${run}`])).rejects.toThrow(/Upgrading Kubernetes from v1\.37\.2 to v1\.38\.0 is not supported by this driver yet/);
+  // what kubeadm could never do is refused with its own reason: a downgrade, a skipped minor version
+  await tpl(`older-${run}`, ['--labels', 'kube_tag=v1.36.3']);
+  await tpl(`skip-${run}`, ['--labels', 'kube_tag=v1.39.0']);
+  await expect(coe(['cluster', 'upgrade', name, `older-${run}`])).rejects.toThrow(/Downgrading Kubernetes from v1\.37\.2 to v1\.36\.3 is not supported/);
+  await expect(coe(['cluster', 'upgrade', name, `skip-${run}`])).rejects.toThrow(/Upgrading Kubernetes from v1\.37\.2 to v1\.39\.0 skips a minor version: upgrade to a v1\.38 template first/);
   expect(await coe(['cluster', 'upgrade', name, `same-${run}`, '--max-batch-size', '1'])).toMatch(/Request to upgrade cluster .* has been accepted/);
   const c = await waitCluster(name, 'UPDATE_COMPLETE');
   expect(c.cluster_template_id).toBe((await coe(['cluster', 'template', 'show', `same-${run}`], true)).uuid);

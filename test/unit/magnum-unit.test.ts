@@ -18,6 +18,7 @@ import { MAGNUM_OPERATIONS } from '../../model/magnum/status';
 import { MAGNUM_CLUSTER_OPERATIONS } from '../../ops/registry';
 import { clusterStack, nodegroupsNamedIn, serverNameOf } from '../../ops/magnum/shared/heat-template';
 import { cadfEventId, outcomeOf } from '../../ops/magnum/shared/cadf';
+import { upgradePathProblem } from '../../ops/magnum/shared/upgrade-path';
 import { HttpError } from '../../common/http-error';
 
 const refusal = (fn: () => unknown): { status: number; message: string } => {
@@ -160,5 +161,19 @@ describe('clusters', () => {
     for (const t of types) expect(typeof (bundle as Record<string, unknown>)[t]).toBe('function');
     expect(MAGNUM_CLUSTER_OPERATIONS['cluster-resize'].summary({ clusterId: 'c1', clusterName: 'k8s', params: { nodegroup: 'default-worker', nodeCount: 3, nodesToRemove: ['s1'] } }))
       .toBe('Resize default-worker of cluster k8s (c1) to 3 node(s), removing s1');
+  });
+});
+
+describe('Kubernetes upgrade paths (kubeadm: never down, one minor at a time)', () => {
+  test('patch and next-minor upgrades pass; downgrades, skipped minors and other majors are refused with the reason', () => {
+    expect(upgradePathProblem('1.37.2', '1.37.5')).toBeUndefined();
+    expect(upgradePathProblem('1.37.2', '1.38.0')).toBeUndefined();
+    expect(upgradePathProblem('v1.36.3', 'v1.37.2')).toBeUndefined();
+    expect(upgradePathProblem('v1.37.2', 'v1.36.3')).toMatch(/^Downgrading Kubernetes from v1\.37\.2 to v1\.36\.3 /);
+    expect(upgradePathProblem('1.37.2', '1.36.3')).toMatch(/^Downgrading Kubernetes from v1\.37\.2 to v1\.36\.3 is not supported/);
+    expect(upgradePathProblem('1.37.2', '1.37.1')).toMatch(/^Downgrading/);
+    expect(upgradePathProblem('1.37.2', '1.39.0')).toMatch(/skips a minor version: upgrade to a v1\.38 template first/);
+    expect(upgradePathProblem('1.37.2', '2.0.0')).toMatch(/skips a minor version/);
+    expect(upgradePathProblem('1.37', '1.38.0')).toMatch(/not both versions/);
   });
 });

@@ -10,6 +10,7 @@ import { checkNodeQuota, nodegroupsOf, Refused } from '../../../common/db/repos/
 import { badRequest, conflict } from '../../../common/http-error';
 import { ResizeInput, UpgradeInput } from '../../../model/magnum/cluster';
 import { RESIZABLE, UPDATABLE } from '../../../model/magnum/status';
+import { upgradePathProblem } from '../../../ops/magnum/shared/upgrade-path';
 import { settingsFromLabels } from '../../../ops/magnum/shared/settings';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
@@ -73,6 +74,8 @@ export function clusterActionsRouter(ctx: ApiContext): Router {
     const current = kube(cluster.attrs.labels);
     const target = kube(template.attrs.labels);
     if (current !== target) {
+      const refused = upgradePathProblem(current, target);
+      if (refused) throw badRequest(refused);
       throw badRequest(`Upgrading Kubernetes from v${current} to v${target} is not supported by this driver yet (no in-place kubeadm upgrade); create a cluster from template ${template.name} instead.`);
     }
     await startMagnumOperation(ctx, cluster.id, {
