@@ -15,7 +15,9 @@ import { createTrust } from '../infra/openstack/keystone-trusts';
 import { OpenStackHttpError } from '../infra/openstack/http';
 import { sessionForVim } from '../infra/vim';
 
-const trimUrl = (u: string) => u.replace(/\/+$/, '');
+/** Whether the VIM logs in at the Keystone that issued the API's callers' tokens (so a caller's token works there). */
+export const sharesApiKeystone = (cfg: ApiContext['cfg'], vim: Pick<VimRow, 'authUrl'>) =>
+  vim.authUrl.replace(/\/+$/, '') === cfg.identity.authUrl.replace(/\/+$/, '');
 
 export interface Requester { caller: Caller; token: string }
 
@@ -25,7 +27,7 @@ export async function actingVimId(ctx: Pick<ApiContext, 'db' | 'box' | 'cfg'>, w
   if (existing && (await trustWorks(ctx, existing))) return existing.id;
   const name = `the shared VIM ${vim.name} (${vim.id})`;
   if (who.caller.projectId !== projectId) throw forbidden(`project ${projectId} acts on ${name} through a trust from one of its members; none works yet: a member of that project must make the request`);
-  if (trimUrl(vim.authUrl) !== trimUrl(ctx.cfg.identity.authUrl)) {
+  if (!sharesApiKeystone(ctx.cfg, vim)) {
     throw forbidden(`${name} is in another Keystone than this API's, so no trust from you can reach it: register a VIM of your project (openstack vim register)`);
   }
   const trusteeUserId = await reach(name, async () => (await (await sessionForVim(ctx.db, ctx.box, vim.id)).getToken()).userId);

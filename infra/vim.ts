@@ -56,7 +56,7 @@ async function credentialsOf(db: Store, box: SecretBox, vim: VimRow): Promise<{ 
     creds: {
       authUrl: login.authUrl, username: login.username, password: box.open(login.passwordSealed), project: login.project,
       userDomain: login.userDomain, projectDomain: login.projectDomain, region: login.region, ca: login.caCert ?? undefined,
-      trustId: vim.accessOf ? vim.trustId ?? undefined : undefined,
+      trustId: vim.trustId ?? undefined,
     },
   };
 }

@@ -12,17 +12,16 @@ import { vimById } from '../../common/db/repos/vims';
 import { CloudLookups, LookupAmbiguous, LookupNotFound, type Image } from '../../infra/openstack/cloud-lookups';
 import { sessionForVim } from '../../infra/vim';
 import type { ApiContext } from '../context';
+import { sharesApiKeystone } from '../vim-access';
 
 /** The os_distro values the engine installs on (kubeadm with apt: cluster/install). */
 export const SUPPORTED_DISTROS = ['ubuntu'];
-
-const trimUrl = (u: string) => u.replace(/\/+$/, '');
 
 export async function lookupsFor(ctx: ApiContext, callerToken: string, vimId: string): Promise<CloudLookups> {
   const vim = await vimById(ctx.db, vimId);
   if (!vim) throw new HttpError(503, `the VIM ${vimId} of this deployment is not registered`);
   const session = await sessionForVim(ctx.db, ctx.box, vimId);
-  const sameKeystone = trimUrl(vim.authUrl) === trimUrl(ctx.cfg.identity.authUrl);
+  const sameKeystone = sharesApiKeystone(ctx.cfg, vim);
   return new CloudLookups({
     token: async () => (sameKeystone ? callerToken : (await session.getToken()).value),
     endpoint: (type) => session.endpoint(type),

@@ -9,10 +9,8 @@
  */
 import http from 'node:http';
 import { addFault, addSshFault, call, clearFaults, eventually, UNTIL_CLEARED } from '../support/api';
-import { KeystoneSession } from '../../infra/openstack/keystone';
 import { HeatClient } from '../../infra/openstack/heat';
 import { magnumStackName } from '../../ops/magnum/shared/contracts';
-import { readState } from '../harness/state';
 import { keystoneUser, type TestUser } from '../support/identity';
 import { detail, LATEST, mcall, templateBody, waitStatus } from '../support/magnum';
 import { opensslCsr } from '../support/openssl';
@@ -153,7 +151,7 @@ describe('clusters', () => {
     expect(failed.master_addresses).toHaveLength(1);
     expect(failed.node_addresses).toHaveLength(1);
     // on the shared default VIM the stack is the member's project's, made as the member through their trust (issue 22 item 1)
-    const memberHeat = new HeatClient(new KeystoneSession({ authUrl: readState().keystoneUrl, username: member.name, password: member.password, project: member.project, region: 'RegionOne' }));
+    const memberHeat = new HeatClient(member.session);
     const stack = await memberHeat.findStack(magnumStackName(id)) as any;
     expect([stack.stack_owner, stack.links[0].href]).toEqual([member.name, expect.stringContaining(`/v1/${member.projectId}/stacks/`)]);
     const ngs = (await mcall('GET', `/v1/clusters/${id}/nodegroups/`, undefined, memberHeaders)).body.nodegroups;

@@ -40,7 +40,7 @@ const rolesOf = async (name: string) => ((await keystone('GET', `/role_assignmen
 
 /** The user's own view of the cloud: Heat and Nova in their project. */
 function cloudOf(u: TestUser) {
-  const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: u.name, password: u.password, project: u.project, region: 'RegionOne' });
+  const { session } = u;
   const get = async (type: string, p: string) => {
     const r = await fetch(`${await session.endpoint(type)}${p}`, { headers: { 'x-auth-token': (await session.getToken()).value } });
     return { status: r.status, body: r.status === 200 ? await r.json() as any : undefined };

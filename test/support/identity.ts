@@ -18,6 +18,8 @@ export interface TestUser {
   token(): Promise<string>;
   /** Headers for call(): this user's token. */
   headers(extra?: Record<string, string>): Promise<Record<string, string>>;
+  /** This user's own Keystone session (token and catalog), for the cloud's APIs as they see them. */
+  session: KeystoneSession;
 }
 
 async function ks(method: string, path: string, body?: unknown): Promise<any> {
@@ -46,5 +48,5 @@ export async function keystoneUser(project: string, user: string, role: 'admin' 
   await ks('PUT', `/projects/${projectId}/users/${userId}/roles/${roleId}`);
   const session = new KeystoneSession({ authUrl: readState().keystoneUrl, username: user, password, project, region: 'RegionOne' });
   const token = async () => (await session.getToken()).value;
-  return { name: user, password, project, projectId, token, headers: async (extra = {}) => ({ 'x-auth-token': await token(), ...extra }) };
+  return { name: user, password, project, projectId, token, headers: async (extra = {}) => ({ 'x-auth-token': await token(), ...extra }), session };
 }
