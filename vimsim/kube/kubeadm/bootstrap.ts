@@ -82,7 +82,7 @@ export function tokenSecret(t: BootstrapTokenSpec) {
       ...(t.description ? { description: t.description } : {}),
       ...(expiration ? { expiration } : {}),
       ...Object.fromEntries(usages.map((u) => [`usage-bootstrap-${u}`, 'true'])),
-      'auth-extra-groups': (t.groups ?? [BOOTSTRAP_GROUP]).join(','),
+      ...((t.groups ?? [BOOTSTRAP_GROUP]).length ? { 'auth-extra-groups': (t.groups ?? [BOOTSTRAP_GROUP]).join(',') } : {}),
     },
   };
 }

@@ -156,24 +156,27 @@ export function loadCa(memfs: MemFs, e: Effective, phase: string): Issuer {
 
 export interface KubeconfigDef { file: string; user: string; orgs?: string[]; server: string }
 
-export function kubeconfigDefs(e: Effective, withKubelet: boolean): KubeconfigDef[] {
+/** init writes all five; a joining control plane only admin, controller-manager and scheduler (its kubelet bootstraps). */
+export function kubeconfigDefs(e: Effective, forJoin: boolean): KubeconfigDef[] {
   const cpe = `https://${e.endpoint}`;
   const local = `https://${e.advertiseAddress}:${e.bindPort}`;
   return [
     { file: 'admin.conf', user: 'kubernetes-admin', orgs: ['kubeadm:cluster-admins'], server: cpe },
-    { file: 'super-admin.conf', user: 'kubernetes-super-admin', orgs: ['system:masters'], server: cpe },
-    ...(withKubelet ? [{ file: 'kubelet.conf', user: `system:node:${e.nodeName}`, orgs: ['system:nodes'], server: cpe }] : []),
+    ...(forJoin ? [] : [
+      { file: 'super-admin.conf', user: 'kubernetes-super-admin', orgs: ['system:masters'], server: cpe },
+      { file: 'kubelet.conf', user: `system:node:${e.nodeName}`, orgs: ['system:nodes'], server: cpe },
+    ]),
     { file: 'controller-manager.conf', user: 'system:kube-controller-manager', server: local },
     { file: 'scheduler.conf', user: 'system:kube-scheduler', server: local },
   ];
 }
 
 /** `kubeadm init phase kubeconfig all`: each missing file gets a new client certificate of the cluster CA. */
-export async function kubeconfigPhase(memfs: MemFs, e: Effective, out: Out): Promise<void> {
+export async function kubeconfigPhase(memfs: MemFs, e: Effective, out: Out, forJoin = false): Promise<void> {
   out(`[kubeconfig] Using kubeconfig folder "${KUBERNETES_DIR}"`);
   const ca = loadCa(memfs, e, 'kubeconfig/admin');
   const caPem = certPem(ca.cert);
-  for (const def of kubeconfigDefs(e, true)) {
+  for (const def of kubeconfigDefs(e, forJoin)) {
     const path = `${KUBERNETES_DIR}/${def.file}`;
     const phase = `kubeconfig/${def.file.replace('.conf', '')}`;
     if (memfs.isFile(path)) {

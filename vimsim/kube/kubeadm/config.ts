@@ -46,10 +46,14 @@ const BootstrapToken = z.object({
 }).passthrough();
 export type BootstrapTokenSpec = z.infer<typeof BootstrapToken>;
 
+const LocalAPIEndpoint = z.object({ advertiseAddress: z.string().optional(), bindPort: z.number().int().optional() }).passthrough().default({});
+
 const InitConfiguration = z.object({
   bootstrapTokens: z.array(BootstrapToken).optional(),
   nodeRegistration: NodeRegistration,
-  localAPIEndpoint: z.object({ advertiseAddress: z.string().optional(), bindPort: z.number().int().optional() }).passthrough().default({}),
+  localAPIEndpoint: LocalAPIEndpoint,
+  /** The key upload-certs encrypts the kubeadm-certs Secret with (a new one when absent). */
+  certificateKey: z.string().optional(),
   skipPhases: z.array(z.string()).default([]),
   timeouts: Timeouts,
 }).passthrough();
@@ -86,12 +90,25 @@ const JoinConfiguration = z.object({
     file: z.unknown().optional(),
   }).passthrough(),
   nodeRegistration: NodeRegistration,
-  controlPlane: z.unknown().optional(),
+  /** Present: the node joins as a control-plane instance. */
+  controlPlane: z.object({ localAPIEndpoint: LocalAPIEndpoint, certificateKey: z.string().optional() }).passthrough().optional(),
   skipPhases: z.array(z.string()).default([]),
   timeouts: Timeouts,
 }).passthrough();
 
 export type InitCfg = z.infer<typeof InitConfiguration>;
+
+/** The ClusterConfiguration of the kubeadm-config ConfigMap, as a joining control plane reads it. */
+export function parseClusterConfiguration(doc: unknown): ClusterCfg {
+  const r = ClusterConfiguration.safeParse(doc);
+  if (!r.success) throw new ConfigError(zodMessage('ClusterConfiguration', r.error));
+  return r.data;
+}
+
+/** An InitConfiguration for a joining control plane: its registration and local endpoint. */
+export function initForJoin(join: JoinCfg): InitCfg {
+  return InitConfiguration.parse({ nodeRegistration: join.nodeRegistration, localAPIEndpoint: join.controlPlane?.localAPIEndpoint ?? {}, timeouts: join.timeouts });
+}
 export type ClusterCfg = z.infer<typeof ClusterConfiguration>;
 export type JoinCfg = z.infer<typeof JoinConfiguration>;
 

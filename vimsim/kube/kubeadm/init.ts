@@ -22,6 +22,7 @@ import { certsPhase, kubeconfigPhase, KUBERNETES_DIR, loadCa, PhaseError } from 
 import { clusterConfigYaml, effective, K8S_VERSION, type Effective, type KubeadmConfigFile } from './config';
 import { controlPlanePhase, etcdPhase, kubeletConfig, kubeletFlags, writeKubeletFiles } from './manifests';
 import { initChecks, runChecks } from './preflight';
+import { newCertificateKey, uploadCerts } from './upload-certs';
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
 const CONTROL_PLANE_TAINT = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
@@ -100,8 +101,18 @@ function kubeletStart(io: KubeadmIo, e: Effective): void {
   restartKubelet(io);
 }
 
-export async function kubeadmInit(io: KubeadmIo, file: KubeadmConfigFile, flags: { ignore: string[]; skip: string[] }): Promise<void> {
+export interface InitFlags {
+  ignore: string[];
+  skip: string[];
+  /** --upload-certs: the CAs go to the kubeadm-certs Secret for control planes joining later. */
+  uploadCerts: boolean;
+  certificateKey?: string;
+}
+
+export async function kubeadmInit(io: KubeadmIo, file: KubeadmConfigFile, flags: InitFlags): Promise<void> {
   const e = parseEffective(io, file);
+  const certificateKey = flags.uploadCerts ? flags.certificateKey ?? e.init.certificateKey ?? newCertificateKey() : undefined;
+  if (certificateKey) io.host.extraSecrets.add(certificateKey);
   const skip = new Set([...e.init.skipPhases, ...flags.skip]);
   const tokens = e.init.bootstrapTokens ?? [{ token: randomToken() }];
   for (const t of tokens) {
@@ -128,7 +139,8 @@ export async function kubeadmInit(io: KubeadmIo, file: KubeadmConfigFile, flags:
     await waitForApi(io, e, client);
     const apiDeadline = Date.now() + (parseDuration(e.init.timeouts.kubernetesAPICall) ?? 60_000);
     if (!skip.has('upload-config')) await phase('upload-config', () => uploadConfig(client, clusterConfigYaml(e), kubeletConfig(e), io.out));
-    io.out('[upload-certs] Skipping phase. Please see --upload-certs');
+    if (certificateKey && !skip.has('upload-certs')) await phase('upload-certs', () => uploadCerts(client, io.host.fs, e.cluster.certificatesDir, certificateKey, io.out));
+    else io.out('[upload-certs] Skipping phase. Please see --upload-certs');
     if (!skip.has('mark-control-plane')) {
       const taints = e.init.nodeRegistration.taints === undefined ? [CONTROL_PLANE_TAINT] : e.init.nodeRegistration.taints ?? [];
       await phase('mark-control-plane', () => markControlPlane(client, e.nodeName, taints, apiDeadline, io.out));
@@ -136,7 +148,7 @@ export async function kubeadmInit(io: KubeadmIo, file: KubeadmConfigFile, flags:
     const ca = loadCa(io.host.fs, e, 'bootstrap-token');
     if (!skip.has('bootstrap-token')) await phase('bootstrap-token', () => bootstrapTokenPhase(client, tokens, clusterInfoKubeconfig(`https://${e.endpoint}`, certPem(ca.cert)), io.out));
     kubeletFinalize(io, e);
-    io.out(initDone(e.endpoint, tokens[0].token, caCertHash(ca.cert)));
+    io.out(initDone(e, tokens[0].token, caCertHash(ca.cert), certificateKey));
   } finally {
     client.close();
   }
@@ -166,7 +178,19 @@ function kubeletFinalize(io: KubeadmIo, e: Effective): void {
   }), ROOT, { mode: 0o600 });
 }
 
-function initDone(endpoint: string, token: string, hash: string): string {
+function initDone(e: Effective, token: string, hash: string, certificateKey: string | undefined): string {
+  const join = `kubeadm join ${e.endpoint} --token ${token} \\\n\t--discovery-token-ca-cert-hash ${hash}`;
+  // kubeadm offers the control-plane join only with a stable endpoint
+  const controlPlanes = !e.cluster.controlPlaneEndpoint ? '' : `You can now join any number of control-plane nodes by copying certificate authorities
+and service account keys on each node and then running the following as root:
+
+  ${join} \\\n\t--control-plane${certificateKey ? ` --certificate-key ${certificateKey}` : ''}
+${certificateKey ? `
+Please note that the certificate-key gives access to cluster sensitive data, keep it secret!
+As a safeguard, uploaded-certs will be deleted in two hours; If necessary, you can use
+"kubeadm init phase upload-certs --upload-certs" to reload certs afterward.
+` : ''}
+`;
   return `
 Your Kubernetes control-plane has initialized successfully!
 
@@ -184,16 +208,29 @@ You should now deploy a pod network to the cluster.
 Run "kubectl apply -f [podnetwork].yaml" with one of the options listed at:
   https://kubernetes.io/docs/concepts/cluster-administration/addons/
 
-Then you can join any number of worker nodes by running the following on each as root:
+${controlPlanes}Then you can join any number of worker nodes by running the following on each as root:
 
-kubeadm join ${endpoint} --token ${token} \\
-\t--discovery-token-ca-cert-hash ${hash} `;
+${join} `;
 }
 
 /** `kubeadm init phase <name> ...` for the phases the CA rotation and repairs use. */
-export async function initPhase(io: KubeadmIo, file: KubeadmConfigFile, name: string, sub: string | undefined): Promise<void> {
+export async function initPhase(io: KubeadmIo, file: KubeadmConfigFile, name: string, sub: string | undefined, flags: { uploadCerts: boolean; certificateKey?: string; kubeconfig: string }): Promise<void> {
   const e = parseEffective(io, file);
   switch (name) {
+    case 'upload-certs': {
+      if (!flags.uploadCerts) {
+        io.out('[upload-certs] Skipping phase. Please see --upload-certs');
+        return;
+      }
+      const key = flags.certificateKey ?? e.init.certificateKey ?? newCertificateKey();
+      io.host.extraSecrets.add(key);
+      const client = new KubeClient(credentialsFrom(io.host.fs, flags.kubeconfig), { resolve: hostResolver(io.host) });
+      try {
+        return await phase('upload-certs', () => uploadCerts(client, io.host.fs, e.cluster.certificatesDir, key, io.out));
+      } finally {
+        client.close();
+      }
+    }
     case 'certs':
       if (sub !== 'all' && sub !== undefined) throw new Error(`unknown phase "certs/${sub}": the simulator runs "certs all"`);
       return certsPhase(io.host.fs, e, io.out);

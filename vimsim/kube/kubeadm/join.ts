@@ -12,12 +12,16 @@ import { createHmac } from 'node:crypto';
 import YAML from 'yaml';
 import { KubeApiError, KubeClient, isNotFound } from '../client';
 import { formatDuration, parseDuration } from '../duration';
-import { buildKubeconfig, parseKubeconfig } from '../kubeconfig';
+import { buildKubeconfig, credentialsFrom, parseKubeconfig } from '../kubeconfig';
 import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG } from '../node';
 import { caCertHash, certPem, parseCert } from '../pki';
 import { hostResolver } from '../resolve';
-import { PhaseError } from './certs';
-import type { JoinCfg } from './config';
+import { markControlPlane } from './bootstrap';
+import { certsPhase, kubeconfigPhase, KUBERNETES_DIR, PhaseError } from './certs';
+import { effective, initForJoin, parseClusterConfiguration, type Effective, type JoinCfg } from './config';
+import { joinEtcd } from './etcd-member';
+import { controlPlanePhase } from './manifests';
+import { downloadCerts } from './upload-certs';
 import { checkKubelet, restartKubelet, type KubeadmIo } from './init';
 import { kubeletConfig, kubeletFlags, writeKubeletFiles } from './manifests';
 import { joinChecks, runChecks } from './preflight';
@@ -33,6 +37,25 @@ This node has joined the cluster:
 
 Run 'kubectl get nodes' on the control-plane to see this node join the cluster.
 `;
+
+const CONTROL_PLANE_JOIN_DONE = (name: string) => `
+This node has joined the cluster and a new control plane instance was created:
+
+* Certificate signing request was sent to apiserver and approval was received.
+* The Kubelet was informed of the new secure connection details.
+* Control plane label and taint were applied to the new node.
+* The Kubernetes control plane instances scaled up.
+* A new etcd member was added to the local/stacked etcd cluster.
+
+To start administering your cluster from this node, you need to run the following as a regular user:
+
+\tmkdir -p $HOME/.kube
+\tsudo cp -i /etc/kubernetes/admin.conf $HOME/.kube/config
+\tsudo chown $(id -u):$(id -g) $HOME/.kube/config
+
+Run 'kubectl get nodes' to see this node (${name}) join the cluster.
+`;
+const CONTROL_PLANE_TAINT = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
 
 /** The detached JWS (HS256, kid = token id) the bootstrap signer puts into cluster-info. */
 function jwsValid(jws: string, content: string, tokenId: string, secret: string): boolean {
@@ -101,8 +124,10 @@ export async function kubeadmJoin(io: KubeadmIo, cfg: JoinCfg, flags: { ignore: 
   io.host.extraSecrets.add(bt.token);
   io.host.extraSecrets.add(bt.token.split('.')[1]);
   const nodeName = (cfg.nodeRegistration.name ?? io.host.hostname).toLowerCase();
+  const cp = cfg.controlPlane;
+  if (cp?.certificateKey) io.host.extraSecrets.add(cp.certificateKey);
   io.out('[preflight] Running pre-flight checks');
-  await runChecks(joinChecks(io.host, cfg.caCertPath), [...cfg.nodeRegistration.ignorePreflightErrors, ...flags.ignore], io.err);
+  await runChecks(joinChecks(io.host, cfg.caCertPath, cp ? { bindPort: cp.localAPIEndpoint.bindPort ?? 6443, etcdDataDir: '/var/lib/etcd' } : undefined), [...cfg.nodeRegistration.ignorePreflightErrors, ...flags.ignore], io.err);
   const { server, caPem } = await discover(io, bt, parseDuration(cfg.timeouts.discovery) ?? 300_000);
 
   // what kubeadm reads with the bootstrap token: a refused token ends here
@@ -111,6 +136,7 @@ export async function kubeadmJoin(io: KubeadmIo, cfg: JoinCfg, flags: { ignore: 
   const client = new KubeClient({ server, ca: caPem, token: bt.token }, { resolve: hostResolver(io.host) });
   let kubeletCfg: Record<string, unknown>;
   let cluster: Record<string, any>;
+  let e: Effective | undefined;
   try {
     try {
       const kc = await client.get<{ data: { ClusterConfiguration: string } }>('/api/v1/namespaces/kube-system/configmaps/kubeadm-config');
@@ -129,6 +155,7 @@ export async function kubeadmJoin(io: KubeadmIo, cfg: JoinCfg, flags: { ignore: 
       if (err instanceof PhaseError) throw err;
       if (!isNotFound(err)) throw new PhaseError('kubelet-start', `cannot get Node "${nodeName}": ${(err as Error).message}`);
     }
+    if (cp) e = await prepareControlPlane(io, cfg, cluster, kubeletCfg, client);
   } finally {
     client.close();
   }
@@ -139,11 +166,53 @@ export async function kubeadmJoin(io: KubeadmIo, cfg: JoinCfg, flags: { ignore: 
   memfs.writeFile(BOOTSTRAP_KUBECONFIG, buildKubeconfig({ clusterName: cluster.clusterName ?? 'kubernetes', server, caPem, userName: 'tls-bootstrap-token-user', token: bt.token }), ROOT, { mode: 0o600 });
   memfs.writeFile(cfg.caCertPath, certPem(parseCert(caPem)), ROOT, { mode: 0o644 });
   const clusterLike = { certificatesDir: '/etc/kubernetes/pki', networking: { serviceSubnet: cluster.networking?.serviceSubnet ?? '10.96.0.0/12', dnsDomain: cluster.networking?.dnsDomain ?? 'cluster.local' } };
-  writeKubeletFiles(memfs, kubeletConfig({ kubelet: kubeletCfg, cluster: clusterLike as never }), kubeletFlags(nodeName, io.host.hostname, cfg.nodeRegistration.criSocket, cfg.nodeRegistration.kubeletExtraArgs, cfg.nodeRegistration.taints ?? undefined), io.out);
+  const taints = cp ? controlPlaneTaints(cfg.nodeRegistration.taints) : cfg.nodeRegistration.taints ?? undefined;
+  writeKubeletFiles(memfs, kubeletConfig({ kubelet: kubeletCfg, cluster: clusterLike as never }), kubeletFlags(nodeName, io.host.hostname, cfg.nodeRegistration.criSocket, cfg.nodeRegistration.kubeletExtraArgs, taints), io.out);
   restartKubelet(io);
   checkKubelet(io, parseDuration(cfg.timeouts.kubeletHealthCheck) ?? 240_000, 'kubelet-start');
   await waitForBootstrap(io, parseDuration(cfg.timeouts.tlsBootstrap) ?? 300_000);
-  io.out(JOIN_DONE);
+  if (!e) return io.out(JOIN_DONE);
+  await finishControlPlane(io, e, taints ?? [], parseDuration(cfg.timeouts.kubernetesAPICall) ?? 60_000);
+  io.out(CONTROL_PLANE_JOIN_DONE(e.nodeName));
+}
+
+/** The control-plane taint unless the registration says otherwise (null or a list), as for init. */
+function controlPlaneTaints(taints: { key: string; value?: string; effect: string }[] | null | undefined) {
+  return taints === undefined ? [CONTROL_PLANE_TAINT] : taints ?? [];
+}
+
+/**
+ * control-plane-prepare: the cluster must have a stable endpoint; the CAs come
+ * from the kubeadm-certs Secret (with --certificate-key) or were copied; then
+ * this node's certificates, kubeconfigs and control-plane manifests.
+ */
+async function prepareControlPlane(io: KubeadmIo, cfg: JoinCfg, cluster: Record<string, any>, kubeletCfg: Record<string, unknown>, tokenClient: KubeClient): Promise<Effective> {
+  const clusterCfg = parseClusterConfiguration(cluster);
+  if (!clusterCfg.controlPlaneEndpoint) {
+    throw new PhaseError('preflight', `\nOne or more conditions for hosting a new control plane instance is not satisfied.\n\nunable to add a new control plane instance to a cluster that doesn't have a stable controlPlaneEndpoint address\n\nPlease ensure that:\n* The cluster has a stable controlPlaneEndpoint address.\n* The certificates that must be shared among control plane instances are provided.\n`);
+  }
+  const e = effective({ init: initForJoin(cfg), cluster: clusterCfg, kubelet: kubeletCfg, warnings: [] }, io.host.hostname, io.host.address);
+  io.out('[preflight] Running pre-flight checks before initializing the new control plane instance');
+  const memfs = io.host.fs;
+  const key = cfg.controlPlane?.certificateKey;
+  if (key) await downloadCerts(tokenClient, memfs, e.cluster.certificatesDir, key, io.out);
+  await certsPhase(memfs, e, io.out);
+  await kubeconfigPhase(memfs, e, io.out, true);
+  controlPlanePhase(memfs, e, io.out);
+  return e;
+}
+
+/** etcd-join, then mark-control-plane, both with this node's admin.conf through the control-plane endpoint. */
+async function finishControlPlane(io: KubeadmIo, e: Effective, taints: { key: string; value?: string; effect: string }[], apiCallMs: number): Promise<void> {
+  const admin = new KubeClient(credentialsFrom(io.host.fs, `${KUBERNETES_DIR}/admin.conf`), { resolve: hostResolver(io.host) });
+  try {
+    await joinEtcd(io.host.fs, e, admin, io.out);
+    await markControlPlane(admin, e.nodeName, taints, Date.now() + apiCallMs, io.out).catch((err: Error) => {
+      throw new PhaseError('mark-control-plane', err.message);
+    });
+  } finally {
+    admin.close();
+  }
 }
 
 /** [kubelet-start] Waiting for the kubelet to perform the TLS Bootstrap, then for its Node. */

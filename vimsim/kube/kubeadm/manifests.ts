@@ -104,7 +104,8 @@ export function schedulerCommand(e: Effective): string[] {
   return ['kube-scheduler', ...argsToCommand(defaults, e.cluster.scheduler.extraArgs)];
 }
 
-export function etcdCommand(e: Effective): string[] {
+/** etcd's flags; a member joining an existing cluster gets that cluster's members and `--initial-cluster-state=existing`. */
+export function etcdCommand(e: Effective, initialCluster?: string): string[] {
   const pki = e.cluster.certificatesDir;
   const a = e.advertiseAddress;
   const defaults: [string, string][] = [
@@ -115,7 +116,8 @@ export function etcdCommand(e: Effective): string[] {
     ['experimental-initial-corrupt-check', 'true'],
     ['experimental-watch-progress-notify-interval', '5s'],
     ['initial-advertise-peer-urls', `https://${a}:2380`],
-    ['initial-cluster', `${e.nodeName}=https://${a}:2380`],
+    ['initial-cluster', initialCluster ?? `${e.nodeName}=https://${a}:2380`],
+    ...(initialCluster ? [['initial-cluster-state', 'existing'] as [string, string]] : []),
     ['key-file', `${pki}/etcd/server.key`],
     ['listen-client-urls', `https://127.0.0.1:2379,https://${a}:2379`],
     ['listen-metrics-urls', 'http://127.0.0.1:2381'],
@@ -151,10 +153,10 @@ export function controlPlanePhase(memfs: MemFs, e: Effective, out: (l: string) =
   writeManifest(memfs, 'kube-scheduler', pod('kube-scheduler', `${repo}/kube-scheduler:${version}`, schedulerCommand(e), [['kubeconfig', `${KUBERNETES_DIR}/scheduler.conf`]]));
 }
 
-/** `kubeadm init phase etcd local`. */
-export function etcdPhase(memfs: MemFs, e: Effective, out: (l: string) => void): void {
-  out(`[etcd] Creating static Pod manifest for local etcd in "${MANIFEST_DIR}"`);
-  writeManifest(memfs, 'etcd', pod('etcd', `${e.cluster.imageRepository}/etcd:3.6.5-0`, etcdCommand(e), [['etcd-certs', `${e.cluster.certificatesDir}/etcd`], ['etcd-data', e.etcdDataDir]], { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${e.advertiseAddress}:2379` }));
+/** `kubeadm init phase etcd local` (or, with the joined cluster's members, join's etcd manifest). */
+export function etcdPhase(memfs: MemFs, e: Effective, out: (l: string) => void, initialCluster?: string): void {
+  out(`[etcd] Creating static Pod manifest for ${initialCluster ? '"etcd"' : `local etcd in "${MANIFEST_DIR}"`}`);
+  writeManifest(memfs, 'etcd', pod('etcd', `${e.cluster.imageRepository}/etcd:3.6.5-0`, etcdCommand(e, initialCluster), [['etcd-certs', `${e.cluster.certificatesDir}/etcd`], ['etcd-data', e.etcdDataDir]], { 'kubeadm.kubernetes.io/etcd.advertise-client-urls': `https://${e.advertiseAddress}:2379` }));
 }
 
 /** The KubeletConfiguration kubeadm writes: its defaults under what the config gave. */

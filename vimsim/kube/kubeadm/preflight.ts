@@ -62,14 +62,13 @@ const ipForward = (host: SimHost): Check => () => {
 
 const port = (host: SimHost, p: number): Check => async () => ((await portFree(host.address, p)) ? ok(`Port-${p}`) : error(`Port-${p}`, `Port ${p} is in use`));
 
-export function initChecks(host: SimHost, bindPort: number, etcdDataDir: string): Check[] {
+/** What a control-plane instance needs free: its ports, manifests and etcd's data directory. */
+function controlPlaneChecks(host: SimHost, bindPort: number, etcdDataDir: string): Check[] {
   return [
     port(host, bindPort),
     () => (host.kube?.pods.isRunning('kube-scheduler') ? error('Port-10259', 'Port 10259 is in use') : ok('Port-10259')),
     () => (host.kube?.pods.isRunning('kube-controller-manager') ? error('Port-10257', 'Port 10257 is in use') : ok('Port-10257')),
     ...['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'].map((n) => fileAvailable(host, `${MANIFEST_DIR}/${n}.yaml`)),
-    ...commonChecks(host),
-    ipForward(host),
     port(host, 2379),
     port(host, 2380),
     () => {
@@ -79,8 +78,17 @@ export function initChecks(host: SimHost, bindPort: number, etcdDataDir: string)
   ];
 }
 
-export function joinChecks(host: SimHost, caCertPath: string): Check[] {
-  return [fileAvailable(host, KUBELET_KUBECONFIG), fileAvailable(host, BOOTSTRAP_KUBECONFIG), ...commonChecks(host), fileAvailable(host, caCertPath), ipForward(host)];
+export function initChecks(host: SimHost, bindPort: number, etcdDataDir: string): Check[] {
+  return [...controlPlaneChecks(host, bindPort, etcdDataDir), ...commonChecks(host), ipForward(host)];
+}
+
+/** A control-plane join brings its own CA (downloaded or copied), so ca.crt may be there already. */
+export function joinChecks(host: SimHost, caCertPath: string, controlPlane?: { bindPort: number; etcdDataDir: string }): Check[] {
+  return [
+    fileAvailable(host, KUBELET_KUBECONFIG), fileAvailable(host, BOOTSTRAP_KUBECONFIG), ...commonChecks(host),
+    ...(controlPlane ? [] : [fileAvailable(host, caCertPath)]), ipForward(host),
+    ...(controlPlane ? controlPlaneChecks(host, controlPlane.bindPort, controlPlane.etcdDataDir) : []),
+  ];
 }
 
 /** Runs the checks as kubeadm's RunChecks does: warnings and errors on stderr, a PhaseError when any error is left. */

@@ -9,8 +9,13 @@ import { stopService } from '../../ssh/host/services';
 import { MANIFEST_DIR } from '../manifest';
 import type { KubeadmIo } from './init';
 import { PhaseError } from './certs';
+import { KubeClient } from '../client';
+import { credentialsFrom } from '../kubeconfig';
+import { hostResolver } from '../resolve';
+import { removeOwnEtcdMember } from './etcd-member';
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
+const ADMIN_CONF = '/etc/kubernetes/admin.conf';
 const FILES = ['admin.conf', 'super-admin.conf', 'kubelet.conf', 'bootstrap-kubelet.conf', 'controller-manager.conf', 'scheduler.conf'].map((f) => `/etc/kubernetes/${f}`);
 
 function emptyDir(io: KubeadmIo, dir: string): void {
@@ -32,6 +37,16 @@ export async function kubeadmReset(io: KubeadmIo, opts: { force: boolean; answer
   if (memfs.isFile(`${MANIFEST_DIR}/etcd.yaml`) || memfs.isDir(etcdDir)) {
     io.out('[reset] No kubeadm config, using etcd pod spec to get data directory');
   }
+  const certDir = opts.certificatesDir ?? '/etc/kubernetes/pki';
+  if (memfs.isFile(`${MANIFEST_DIR}/etcd.yaml`) && memfs.isFile(ADMIN_CONF) && memfs.isFile(`${certDir}/apiserver-etcd-client.key`)) {
+    // a stacked control plane leaves the etcd cluster first, so the others keep their quorum
+    const api = new KubeClient(credentialsFrom(memfs, ADMIN_CONF), { resolve: hostResolver(io.host), timeoutMs: 5_000 });
+    try {
+      await removeOwnEtcdMember(memfs, certDir, io.host.address, api, io.out, io.err);
+    } finally {
+      api.close();
+    }
+  }
   io.out('[reset] Stopping the kubelet service');
   if (io.host.services.get('kubelet')) stopService(io.host, 'kubelet');
   await io.host.kube?.resetContainers();
@@ -40,7 +55,7 @@ export async function kubeadmReset(io: KubeadmIo, opts: { force: boolean; answer
     io.out(`[reset] Deleted contents of the etcd data directory: ${etcdDir}`);
   }
   io.out('[reset] Unmounting mounted directories in "/var/lib/kubelet"');
-  const dirs = [MANIFEST_DIR, '/var/lib/kubelet', opts.certificatesDir ?? '/etc/kubernetes/pki'];
+  const dirs = [MANIFEST_DIR, '/var/lib/kubelet', certDir];
   io.out(`[reset] Deleting contents of directories: [${dirs.join(' ')}]`);
   for (const d of dirs) emptyDir(io, d);
   io.out(`[reset] Deleting files: [${FILES.join(' ')}]`);

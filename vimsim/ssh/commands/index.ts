@@ -2,6 +2,7 @@
 import { APT_COMMANDS } from './apt';
 import { CURL_COMMANDS } from './curl';
 import { DOCKER_COMMANDS } from './docker';
+import { ETCDCTL_COMMANDS } from './etcdctl';
 import { FILE_COMMANDS } from './files';
 import { KERNEL_COMMANDS } from './kernel';
 import { CRICTL_COMMANDS } from './crictl';
@@ -28,6 +29,7 @@ export const COMMANDS: CommandTable = {
   ...KUBEADM_COMMANDS,
   ...KUBECTL_COMMANDS,
   ...CRICTL_COMMANDS,
+  ...ETCDCTL_COMMANDS,
 };
 
 const BIN_DIRS = ['/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/local/bin', '/usr/local/sbin'];

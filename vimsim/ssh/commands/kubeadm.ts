@@ -18,6 +18,7 @@ const VALUED = [
   'config', 'ignore-preflight-errors', 'skip-phases', 'kubeconfig', 'ttl', 'description', 'usages', 'groups', 'token', 'discovery-token',
   'tls-bootstrap-token', 'discovery-token-ca-cert-hash', 'cri-socket', 'node-name', 'apiserver-advertise-address', 'apiserver-bind-port',
   'v', 'o', 'output', 'cert-dir', 'control-plane-endpoint', 'pod-network-cidr', 'service-cidr', 'apiserver-cert-extra-sans', 'kubernetes-version',
+  'certificate-key',
 ];
 const STACK_HINT = 'To see the stack trace of this error execute with --v=5 or higher';
 
@@ -41,14 +42,16 @@ function flagConfig(p: ReturnType<typeof getopt>, kind: 'init' | 'join', endpoin
   const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== undefined));
   const nodeRegistration = defined({ name: v('node-name'), criSocket: v('cri-socket') });
   const doc = (kindName: string, body: Record<string, unknown>) => YAML.stringify({ apiVersion: 'kubeadm.k8s.io/v1beta4', kind: kindName, ...defined(body) });
+  const localAPIEndpoint = defined({ advertiseAddress: v('apiserver-advertise-address'), bindPort: v('apiserver-bind-port') ? Number(v('apiserver-bind-port')) : undefined });
   if (kind === 'join') {
     return doc('JoinConfiguration', {
       discovery: { bootstrapToken: { apiServerEndpoint: endpoint ?? '', token: v('discovery-token') ?? v('token') ?? '', caCertHashes: values(p, 'discovery-token-ca-cert-hash'), unsafeSkipCAVerification: has(p, 'discovery-token-unsafe-skip-ca-verification') } },
       nodeRegistration,
+      controlPlane: has(p, 'control-plane') ? defined({ localAPIEndpoint, certificateKey: v('certificate-key') }) : undefined,
     });
   }
   const init = doc('InitConfiguration', {
-    localAPIEndpoint: defined({ advertiseAddress: v('apiserver-advertise-address'), bindPort: v('apiserver-bind-port') ? Number(v('apiserver-bind-port')) : undefined }),
+    localAPIEndpoint,
     nodeRegistration,
     bootstrapTokens: v('token') ? [{ token: v('token') }] : undefined,
   });
@@ -98,10 +101,10 @@ async function kubeadm(ctx: CommandContext): Promise<number> {
         if (!isRoot(ctx)) return notRoot(ctx);
         if (rest[0] === 'phase') {
           if (!rest[1]) throw new Error('phase name is required');
-          await initPhase(kio, config(ctx, p, 'init'), rest[1], rest[2]);
+          await initPhase(kio, config(ctx, p, 'init'), rest[1], rest[2], { uploadCerts: has(p, 'upload-certs'), certificateKey: value(p, 'certificate-key'), kubeconfig });
           return 0;
         }
-        await kubeadmInit(kio, config(ctx, p, 'init'), { ignore: list(p, 'ignore-preflight-errors'), skip: list(p, 'skip-phases') });
+        await kubeadmInit(kio, config(ctx, p, 'init'), { ignore: list(p, 'ignore-preflight-errors'), skip: list(p, 'skip-phases'), uploadCerts: has(p, 'upload-certs'), certificateKey: value(p, 'certificate-key') });
         return 0;
       }
       case 'join': {
