@@ -1,7 +1,8 @@
 /**
  * Admin API under /sim (the cloud's admin only: sim/admin-auth.ts): cloud
  * faults, runtime config, call counters, and read-only views of servers
- * (with their SSH endpoints and simulated hosts) and networks.
+ * (with their SSH endpoints and simulated hosts), their Kubernetes and load
+ * balancing sides, and networks.
  */
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -109,6 +110,16 @@ export function adminRouter({ sshRoutes, store, faults, timing, stats, ssh, kube
     const host = ssh.findHost(param(req, 'id'));
     if (!host?.kube) throw notFound(`No simulated host for ${param(req, 'id')}`);
     res.json({ serverId: host.serverId, address: host.address, ...host.kube.view() });
+  });
+
+  /** Load balancing on the machines: every virtual router (VIPs, master, members with their state) and every live host's haproxy and keepalived. */
+  router.get('/lb', (_req, res) => {
+    res.json(ssh.lbView());
+  });
+  router.get('/servers/:id/lb', (req, res) => {
+    const host = ssh.findHost(param(req, 'id'));
+    if (!host?.lb) throw notFound(`No simulated host for ${param(req, 'id')}`);
+    res.json(host.lb.view());
   });
 
   /**

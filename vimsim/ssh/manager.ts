@@ -10,6 +10,8 @@
  */
 import type { Logger } from 'pino';
 import type { KubeRuntime } from '../kube/runtime';
+import { HostLb } from '../lb/host-lb';
+import { VrrpRegistry } from '../lb/vrrp';
 import { isLoopback } from '../network/ip';
 import type { ServerRecord } from '../store/records';
 import type { Change, Store } from '../store/store';
@@ -34,6 +36,8 @@ export function isUp(s: ServerRecord): boolean {
 
 export class SshManager {
   readonly faults = new SshFaults();
+  /** VRRP between the hosts' keepalived daemons (vimsim/lb): who holds which VIP. */
+  readonly vrrp: VrrpRegistry;
   /** Live hosts by server id, with the disk generation they were booted from and whether they are powered on. */
   private readonly hosts = new Map<string, { host: SimHost; generation: number; up: boolean }>();
   /** Listening endpoints by address. */
@@ -49,7 +53,9 @@ export class SshManager {
     private readonly log: Logger,
     /** Real Kubernetes control planes behind the hosts' kubelets (vimsim/kube). */
     private readonly kube?: KubeRuntime,
-  ) {}
+  ) {
+    this.vrrp = new VrrpRegistry(log);
+  }
 
   get enabled(): boolean {
     return this.settings.port > 0;
@@ -93,8 +99,9 @@ export class SshManager {
         this.closeEndpoints(id, []);
         this.retire(live.host, live.generation);
         this.hosts.delete(id);
-        // the disk is gone: its control plane stops and its files go
+        // the disk is gone: its control plane stops and its files go; its keepalived falls silent
         this.track(this.kube?.hostGone(live.host));
+        this.track(live.host.lb?.destroy());
       }
       if (!s) return;
       const want = this.wanted(id);
@@ -104,6 +111,8 @@ export class SshManager {
         if (entry?.up) {
           entry.up = false;
           this.track(this.kube?.hostDown(entry.host));
+          // a clean shutdown: haproxy closes its sockets, keepalived hands the VIPs over
+          this.track(entry.host.lb?.powerOff());
         }
         return;
       }
@@ -134,9 +143,11 @@ export class SshManager {
     const boot = bootConfig({ userData: s.user_data, adminPass: s.admin_pass }, this.settings.users);
     const host = new SimHost(s.id, address, boot.hostname ?? s.name, boot.accounts, {
       takeFault: (h, command) => this.faults.take(h, command),
-      resolve: (addr) => this.hostAt(addr),
+      // a VIP is the address of the host holding it
+      resolve: (addr) => this.hostAt(addr) ?? this.vipHolder(addr),
       log: this.log,
     });
+    host.lb = new HostLb(host, this.vrrp, this.log);
     this.hosts.set(s.id, { host, generation: s.generation, up: true });
     if (this.kube) {
       host.kube = this.kube.nodeOf(host);
@@ -170,6 +181,20 @@ export class SshManager {
   private retire(host: SimHost, generation: number): void {
     this.retired.set(`${host.serverId}@${generation}`, host);
     while (this.retired.size > RETIRED_KEPT) this.retired.delete(this.retired.keys().next().value as string);
+  }
+
+  /** The live host holding a VIP now. */
+  vipHolder(address: string): SimHost | undefined {
+    const id = this.vrrp.holderOf(address);
+    return id === undefined ? undefined : this.hosts.get(id)?.host;
+  }
+
+  /** Load balancing on the machines, for the admin API: the virtual routers and every live host's haproxy/keepalived. */
+  lbView() {
+    return {
+      routers: this.vrrp.view(),
+      hosts: [...this.hosts.values()].filter((e) => e.host.lb).map((e) => ({ up: e.up, ...e.host.lb!.view() })),
+    };
   }
 
   /** The live host answering at an address. */
@@ -225,9 +250,12 @@ export class SshManager {
     this.closed = true;
     for (const ep of this.endpoints.values()) ep.close();
     this.endpoints.clear();
+    // no more elections, then every haproxy socket and keepalived timer goes (closeKube waits for them)
+    this.vrrp.close();
+    for (const { host } of this.hosts.values()) this.track(host.lb?.destroy());
   }
 
-  /** Stops every control-plane process (after close()). */
+  /** Stops every control-plane process and waits for the load balancers' sockets to close (after close()). */
   async closeKube(): Promise<void> {
     await Promise.all([...this.stopping]);
     await this.kube?.close();

@@ -49,6 +49,30 @@ export const SYSTEM_COMMANDS: CommandTable = {
       return print(ctx, ctx.sh.host.hostname);
     },
   },
+  // iproute2's view of the interfaces: lo and the server's NIC (ens3) with its address (and a VIP keepalived holds there)
+  ip: {
+    run(ctx) {
+      // -4/-6 pick the family (only IPv4 here)
+      const p = getopt(ctx.args.filter((a) => a !== '-4' && a !== '-6'));
+      const [obj = '', verb = 'show'] = p.operands;
+      if (!/^a(d(dr?)?)?$/.test(obj) || !/^(s(h(ow?)?)?|list|ls)$/.test(verb)) return fail(ctx, `Object "${obj}" is unknown, try "ip help".`);
+      const addresses = [ctx.sh.host.address, ...(ctx.sh.host.lb?.heldVips() ?? [])];
+      if (has(p, 'o')) {
+        return print(ctx, [
+          '1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever',
+          ...addresses.map((a, i) => `2: ens3    inet ${a}/${i === 0 ? 16 : 32} ${i === 0 ? 'brd 127.255.255.255 scope global dynamic ens3' : 'scope global ens3'}\\       valid_lft forever preferred_lft forever`),
+        ].join('\n'));
+      }
+      return print(ctx, [
+        '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default qlen 1000',
+        '    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00',
+        '    inet 127.0.0.1/8 scope host lo',
+        '2: ens3: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1450 qdisc fq_codel state UP group default qlen 1000',
+        '    link/ether fa:16:3e:00:00:01 brd ff:ff:ff:ff:ff:ff',
+        ...addresses.map((a, i) => `    inet ${a}/${i === 0 ? 16 : 32} ${i === 0 ? 'brd 127.255.255.255 scope global dynamic ens3' : 'scope global ens3'}`),
+      ].join('\n'));
+    },
+  },
   hostnamectl: {
     run(ctx) {
       if (ctx.args[0] === 'set-hostname' && ctx.args[1]) {

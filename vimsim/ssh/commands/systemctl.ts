@@ -1,5 +1,6 @@
 /** systemctl and the `service` wrapper over the simulated units (host/services.ts). */
-import { activeState, changedOnDisk, daemonReload, startService, stopService, unitName } from '../host/services';
+import { activeState, changedOnDisk, daemonReload, reloadService, settleService, startService, stopService, unitName } from '../host/services';
+import { isLbUnit } from '../../lb/units';
 import { getopt, has, isRoot, type CommandContext, type CommandTable } from './types';
 
 const AUTH_REQUIRED = 'Interactive authentication required.';
@@ -103,8 +104,22 @@ async function systemctl(ctx: CommandContext): Promise<number> {
         }
         if (verb === 'start' && svc.active) continue;
         if (verb === 'try-restart' && !svc.active) continue;
+        // haproxy and keepalived reload for real: a refused config fails the job and the daemon keeps the old one
+        if (isLbUnit(u) && (verb === 'reload' || verb === 'reload-or-restart') && svc.active) {
+          const failure = reloadService(host, u) ?? (await settleService(host, u));
+          if (failure) {
+            err(`${failure}\n`);
+            return 1;
+          }
+          continue;
+        }
+        if (isLbUnit(u) && verb === 'reload') {
+          err(`${u}.service is not active, cannot reload.\n`);
+          return 1;
+        }
         stopService(host, u);
-        const failure = startService(host, u);
+        // haproxy's sockets are bound (or refused) before the job ends
+        const failure = startService(host, u) ?? (await settleService(host, u));
         if (failure) {
           err(`${failure}\n`);
           return 1;

@@ -13,8 +13,9 @@ import { BASE_PACKAGES, BASE_SERVICES, populateImage } from './base-image';
 import { DockerEngine } from './docker';
 import { MemFs } from './fs';
 import { bootKernel } from './kernel';
-import { daemonReload } from './services';
+import { daemonReload, startService } from './services';
 import type { KubeNode } from '../../kube/node';
+import type { HostLb } from '../../lb/host-lb';
 
 export interface SshFaultHit {
   exitCode: number;
@@ -80,6 +81,8 @@ export class SimHost {
   readonly held = new Set<string>();
   /** The host's Kubernetes side (kubelet, static pods), set at boot when the simulator runs Kubernetes. */
   kube?: KubeNode;
+  /** The host's haproxy, keepalived and the VIPs it holds (vimsim/lb), set at boot by the SSH manager. */
+  lb?: HostLb;
   readonly commands: CommandRecord[] = [];
   readonly programs: ProgramRecord[] = [];
   /** Every SSH authentication request (method and outcome, never the user or secret): shows whether a client got as far as sending a password. */
@@ -106,12 +109,20 @@ export class SimHost {
   }
 
 
-  /** A boot after a power-off: the kernel starts afresh, enabled Kubernetes units start. */
+  /** A boot after a power-off: the kernel starts afresh, enabled Kubernetes and load-balancing units start. */
   reboot(): void {
     bootKernel(this);
     for (const unit of ['containerd', 'kubelet']) {
       const svc = this.services.get(unit);
       if (svc) svc.active = svc.enabled;
+    }
+    // haproxy and keepalived start for real (their configs are read again; a bad one leaves the unit failed)
+    this.lb?.powerOn();
+    for (const unit of ['haproxy', 'keepalived']) {
+      const svc = this.services.get(unit);
+      if (!svc) continue;
+      Object.assign(svc, { active: false, failed: false });
+      if (svc.enabled) startService(this, unit);
     }
   }
 

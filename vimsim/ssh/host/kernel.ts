@@ -22,6 +22,8 @@ const BOOT_MODULES = ['ip_tables', 'x_tables'];
 
 export const SYSCTL_DEFAULTS: Record<string, string> = {
   'net.ipv4.ip_forward': '0',
+  // keepalived setups set it to 1 so haproxy can bind a VIP the host does not hold yet
+  'net.ipv4.ip_nonlocal_bind': '0',
   'net.ipv4.conf.all.forwarding': '0',
   'net.ipv4.conf.default.forwarding': '0',
   'net.ipv4.conf.all.rp_filter': '2',

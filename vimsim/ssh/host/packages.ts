@@ -5,6 +5,7 @@
  */
 import type { SimHost } from './host';
 import { installPackageFiles, KUBE_DEPENDS, KUBE_PACKAGES, kubeVersions, removePackageFiles } from './kube-packages';
+import { installLbPackage, LB_VERSIONS, removeLbPackage } from './lb-packages';
 import { startService, stopService } from './services';
 
 const DOCKER_VERSION = '5:24.0.7-1~ubuntu.20.04~focal';
@@ -22,6 +23,7 @@ const VERSIONS: Record<string, string> = {
   'docker.io': '24.0.5-0ubuntu1~20.04.1',
   containerd: '1.7.24-0ubuntu1~20.04.2',
   runc: '1.1.7-0ubuntu1~20.04.2',
+  ...LB_VERSIONS,
 };
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
@@ -80,6 +82,8 @@ export function install(host: SimHost, pkgs: { name: string; version: string }[]
     startService(host, 'docker');
   }
   if (names.some((n) => n === 'kubelet' || n.startsWith('containerd'))) host.kube?.sync();
+  // haproxy starts as its postinst starts it; keepalived's start waits for a config (lb-packages.ts)
+  for (const n of names) installLbPackage(host, n);
 }
 
 export function remove(host: SimHost, names: string[]): string[] {
@@ -87,6 +91,7 @@ export function remove(host: SimHost, names: string[]): string[] {
   for (const name of removed) {
     host.packages.delete(name);
     removePackageFiles(host, name);
+    removeLbPackage(host, name);
     if (name === 'docker-ce' || name === 'docker.io') {
       stopService(host, 'docker');
       host.services.delete('docker');

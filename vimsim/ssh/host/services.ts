@@ -3,7 +3,8 @@
  * files plus drop-ins are only seen after `daemon-reload` — a proxy drop-in
  * written without a reload is not applied, and systemctl warns about it.
  */
-import type { SimHost } from './host';
+import type { SimHost, ServiceState } from './host';
+import { isLbUnit, prepareLbUnit, type LbUnit } from '../../lb/units';
 
 const UNIT_DIR = '/etc/systemd/system';
 
@@ -66,6 +67,7 @@ const JOB_FAILED = (unit: string) => `Job for ${unit}.service failed because the
 export function startService(host: SimHost, unit: string): string | undefined {
   const svc = host.services.get(unit);
   if (!svc) return `Unit ${unit}.service not found.`;
+  if (isLbUnit(unit)) return startLbService(host, unit, svc);
   const failure = unit === 'docker' ? startDocker(host) : unit === 'containerd' ? checkContainerdConfig(host) : undefined;
   if (failure) {
     svc.active = false;
@@ -79,9 +81,47 @@ export function startService(host: SimHost, unit: string): string | undefined {
   return undefined;
 }
 
+/** haproxy and keepalived (vimsim/lb): the config checked as their unit does, then the daemon started on the host. */
+function startLbService(host: SimHost, unit: LbUnit, svc: ServiceState): string | undefined {
+  const prepared = prepareLbUnit(host, unit);
+  if ('skip' in prepared) {
+    svc.active = false;
+    svc.failed = false;
+    return undefined;
+  }
+  if ('error' in prepared) {
+    svc.active = false;
+    svc.failed = true;
+    return `${JOB_FAILED(unit)}\n${prepared.error}`;
+  }
+  svc.active = true;
+  svc.failed = false;
+  if (prepared.unit === 'haproxy') host.lb?.start('haproxy', prepared.config);
+  else host.lb?.start('keepalived', prepared.config);
+  return undefined;
+}
+
+/** After a start: how the part a daemon does in the background ended (haproxy binding its sockets); a failure text as systemd's. */
+export async function settleService(host: SimHost, unit: string): Promise<string | undefined> {
+  if (!isLbUnit(unit) || !host.lb) return undefined;
+  const error = await host.lb.settled(unit);
+  return error ? `${JOB_FAILED(unit)}\n${error}` : undefined;
+}
+
+/** `systemctl reload` of haproxy/keepalived: a config the daemon refuses fails the job and the running one keeps its old config. */
+export function reloadService(host: SimHost, unit: LbUnit): string | undefined {
+  const prepared = prepareLbUnit(host, unit);
+  if ('error' in prepared) return `${JOB_FAILED(unit)}\n${prepared.error}`;
+  if ('skip' in prepared) return undefined;
+  if (prepared.unit === 'haproxy') host.lb?.reload('haproxy', prepared.config);
+  else host.lb?.reload('keepalived', prepared.config);
+  return undefined;
+}
+
 export function stopService(host: SimHost, unit: string): void {
   const svc = host.services.get(unit);
   if (!svc) return;
+  if (isLbUnit(unit)) void host.lb?.stop(unit);
   if (unit === 'docker' && svc.active) host.docker.stopAll();
   svc.active = false;
   if (unit === 'kubelet' || unit === 'containerd') host.kube?.sync();
