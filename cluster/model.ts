@@ -19,7 +19,7 @@ export const JOIN_STATES = ['pending', 'installing', 'joined', 'removing'] as co
 export type JoinState = (typeof JOIN_STATES)[number];
 
 /** The per-node install steps, in order (cluster/install/steps.ts). */
-export const NODE_STEPS = ['prepare', 'container runtime', 'private registries', 'kubernetes packages', 'kubeadm init', 'kubeadm join'] as const;
+export const NODE_STEPS = ['prepare', 'container runtime', 'private registries', 'kubernetes packages', 'kubeadm init', 'kubeadm join', 'kubeadm join control plane'] as const;
 export type NodeStep = (typeof NODE_STEPS)[number];
 
 /** A node leaving the cluster, in this order. */
@@ -51,7 +51,20 @@ export interface ClusterSettings {
   noProxy?: string;
   /** Controller-manager flags (e.g. a shorter node grace period for tests). */
   controllerManagerArgs?: Record<string, string>;
+  /**
+   * A highly available control plane as Tacker's script makes it: keepalived
+   * holds this VIP on one live master, haproxy on every master forwards
+   * HA_API_PORT to the API servers; the cluster's endpoint is vip:HA_API_PORT.
+   */
+  vip?: string;
 }
+
+/** haproxy's port on every master of a highly available control plane (Tacker's MASTER_CLUSTER_PORT). */
+export const HA_API_PORT = 16443;
+
+/** "host:port" of an endpoint kept as a host (one master's API, port 6443) or with its port (a VIP). */
+export const endpointHostPort = (endpoint: string) => (/:\d+$/.test(endpoint) ? endpoint : `${endpoint}:6443`);
+export const endpointHost = (endpoint: string) => endpoint.replace(/:\d+$/, '');
 
 /** The cluster's secrets, sealed as one value: node logins, registry credentials, proxy URLs. */
 export interface ClusterSecrets {

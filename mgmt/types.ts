@@ -37,6 +37,8 @@ export interface DriverSpec {
   packageFiles?(params: any): { field: string; path: string }[];
   /** The params against the flavour they run on (its CPs, the ports of its BaseHOT): each problem names its field. */
   checkFlavour?(params: any, flavour: FlavourView): { field: string; reason: string }[];
+  /** A scale of this aspect the driver cannot follow: the reason (the API answers 422), or undefined. */
+  checkScale?(params: any, aspectId: string): string | undefined;
   /** Hooks this driver runs as a workflow of their own (a child of the hook step), by workflow type. */
   hookWorkflows?: Partial<Record<LcmHook, string>>;
 }

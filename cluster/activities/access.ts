@@ -10,7 +10,7 @@ import { sshToServer } from '../../activities/server-ssh';
 import { clusterById, clusterNodes, clusterPki, type ClusterNodeRow, type ClusterRow } from '../../common/db/repos/clusters';
 import { KubeClient } from '../../infra/kubernetes';
 import type { SshSession } from '../../ssh';
-import type { ClusterSecrets } from '../model';
+import { endpointHostPort, type ClusterSecrets } from '../model';
 import { adminPair, openPki, type ClusterPki } from '../pki';
 import type { NodeRef } from './types';
 
@@ -20,14 +20,14 @@ export interface ClusterAccess {
   pki: ClusterPki;
   nodes: ClusterNodeRow[];
   node(serverId: string): ClusterNodeRow;
-  /** The API at https://<endpoint>:6443 as the engine's admin (CN=admin, O=system:masters). */
+  /** The API at the cluster's endpoint (a master's :6443, or the VIP's haproxy) as the engine's admin (CN=admin, O=system:masters). */
   kube(): KubeClient;
   ssh(node: ClusterNodeRow): Promise<SshSession>;
   /** Every secret of the cluster, for masking what a node prints. */
   secretValues: string[];
 }
 
-export const apiServerUrl = (endpoint: string) => `https://${endpoint}:6443`;
+export const apiServerUrl = (endpoint: string) => `https://${endpointHostPort(endpoint)}`;
 
 export const nodeRefOf = (n: ClusterNodeRow): NodeRef => ({
   serverId: n.serverId, name: n.name, address: n.address, role: n.role, nodegroup: n.nodegroup, joinState: n.joinState,

@@ -12,7 +12,8 @@ import { recordNodeStep, setNodeJoinState, type ClusterNodeRow } from '../../com
 import { isNodeReady, nodeReadyStatus, KubeApiError } from '../../infra/kubernetes';
 import { SshError, type SshSession } from '../../ssh';
 import { kubeadmInit, kubeadmJoin, kubeadmReset, type PkiFile } from '../install/control-plane';
-import { configureRegistries, installContainerRuntime, installKubernetesPackages, prepareNode, type NodeInstall } from '../install/steps';
+import { configureLoadBalancer, removeEtcdMember } from '../install/load-balancer';
+import { aptEnv, configureRegistries, installContainerRuntime, installKubernetesPackages, prepareNode, type NodeInstall } from '../install/steps';
 import type { NodeStep } from '../model';
 import { bootstrapTokenSecret, caCertHash, newBootstrapToken, type ClusterPki } from '../pki';
 import { openCluster, type ClusterAccess } from './access';
@@ -80,16 +81,52 @@ export function nodeActivities(deps: ActivityDeps) {
             await kubeadmInit(s, { nodeName: node.name, advertiseAddress: node.address, endpoint: c.cluster.endpoint!, settings: c.cluster.settings }, pkiFiles(c.pki), () => apiAnswers(c));
             return;
           }
-          case 'kubeadm join': {
+          case 'kubeadm join':
+          case 'kubeadm join control plane': {
             const token = newBootstrapToken();
             await c.kube().createSecret('kube-system', bootstrapTokenSecret(token, { ttlSeconds: 3600, description: `join of ${node.name}` }));
-            await kubeadmJoin(s, { nodeName: node.name, endpoint: c.cluster.endpoint!, token: token.token, caCertHash: caCertHash(c.pki.certs.kubernetesCa) },
+            // a control-plane node gets the cluster's CAs first, as the first master did; kubeadm makes the rest
+            const controlPlane = step === 'kubeadm join control plane' ? { advertiseAddress: node.address, pki: pkiFiles(c.pki) } : undefined;
+            await kubeadmJoin(s, { nodeName: node.name, endpoint: c.cluster.endpoint!, token: token.token, caCertHash: caCertHash(c.pki.certs.kubernetesCa), controlPlane },
               async () => (await c.kube().getNode(node.name)) !== undefined);
           }
         }
       });
       await recordNodeStep(db, clusterId, serverId, step);
       return 'done';
+    },
+
+    /** haproxy and keepalived on a master of a highly available control plane, for the masters as they are now. */
+    async configureLoadBalancer({ clusterId, serverId }: { clusterId: string; serverId: string }): Promise<void> {
+      const c = await openCluster(deps, clusterId);
+      const node = c.node(serverId);
+      const vip = c.cluster.settings.vip;
+      if (!vip) throw ApplicationFailure.nonRetryable(`cluster ${clusterId} has no VIP to balance`, 'NodeStepFailed');
+      const masters = c.nodes.filter((n) => n.role === 'master' && n.joinState !== 'removing').map((n) => ({ name: n.name, address: n.address }));
+      await onNode(c, node, 'load balancer', (s) => configureLoadBalancer(s, { clusterId, vip, masters, self: node.name }, aptEnv(c.secrets, c.cluster.settings.noProxy)));
+    },
+
+    /**
+     * A master being replaced leaves etcd: its member is removed from another joined master
+     * (its Node too), so the new server joins a cluster that keeps its quorum.
+     */
+    async removeEtcdMemberOf({ clusterId, serverId }: { clusterId: string; serverId: string }): Promise<void> {
+      const c = await openCluster(deps, clusterId);
+      const gone = c.node(serverId);
+      const peers = c.nodes.filter((n) => n.role === 'master' && n.serverId !== serverId && n.joinState === 'joined');
+      if (peers.length === 0) throw ApplicationFailure.nonRetryable(`no other master of cluster ${clusterId} to remove the etcd member of ${label(gone)} from`, 'NodeStepFailed');
+      let last: unknown;
+      for (const peer of peers) {
+        try {
+          await onNode(c, peer, `remove the etcd member of ${gone.name} on`, (s) => removeEtcdMember(s, gone.address));
+          await c.kube().deleteNode(gone.name).catch((e: unknown) => { if (!(e instanceof KubeApiError && e.status === 404)) throw e; });
+          return;
+        } catch (e) {
+          last = e;
+        }
+      }
+      // "unhealthy cluster" right after a membership change, or a peer down: the activity's retries try again
+      throw ApplicationFailure.retryable((last as Error).message, 'NodeStepTransient');
     },
 
     /** The API's /healthz with the engine's admin certificate. */

@@ -15,7 +15,12 @@ export interface NodeRef {
   vnfcId?: string;
 }
 
-export interface ClusterNodes { clusterId: string; nodes: NodeRef[] }
+export interface ClusterNodes {
+  clusterId: string;
+  nodes: NodeRef[];
+  /** The VIP keepalived keeps on the masters of a highly available control plane (absent: one master's own API). */
+  vip?: string;
+}
 
 /** A Tacker hook run as a child workflow: the op occ it belongs to and the VNFCs it is about. */
 export interface ClusterHookInput { opOccId: string; hook: LcmHook; vnfcIds?: string[] }

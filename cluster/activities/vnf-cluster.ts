@@ -18,9 +18,9 @@ import { vnfcAddress } from '../../infra/vnfc-address';
 import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import { DEFAULT_KUBE_VERSION, KubernetesAdditionalParams, type K8sClusterInstallationParam } from '../../mgmt/kubernetes/params';
 import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
-import type { ClusterSecrets, ClusterSettings, RegistrySetting } from '../model';
+import { HA_API_PORT, type ClusterSecrets, type ClusterSettings, type RegistrySetting } from '../model';
 import { newClusterPki, sealPki } from '../pki';
-import { nodeRefOf } from './access';
+import { apiServerUrl, nodeRefOf } from './access';
 import type { ClusterHookInput, ClusterNodes } from './types';
 import { deregisterClusterVim } from './vim';
 
@@ -74,14 +74,16 @@ export function vnfClusterActivities(deps: ActivityDeps) {
     }
     const firstMaster = info.vnfcResourceInfo.find((v) => v.vduId === roles.master);
     let endpoint: string | undefined;
+    let vip: string | undefined;
     if (firstMaster && flavour.cps[k.master_node.cluster_cp_name]) endpoint = await vnfcAddress(heat, firstMaster, k.master_node.cluster_cp_name);
     else if (firstMaster) {
-      // a port of the BaseHOT's top stack (Tacker's vip_CP)
+      // a port of the BaseHOT's top stack (Tacker's vip_CP): the masters' VIP, haproxy on each behind it
       const [name, id] = stackRef.split('/');
       const port = await heat.getResource(name, id, k.master_node.cluster_cp_name).catch(() => undefined);
-      endpoint = (port?.attributes as { fixed_ips?: { ip_address?: string }[] } | undefined)?.fixed_ips?.[0]?.ip_address;
+      vip = (port?.attributes as { fixed_ips?: { ip_address?: string }[] } | undefined)?.fixed_ips?.[0]?.ip_address;
+      endpoint = vip && `${vip}:${HA_API_PORT}`;
     }
-    return { nodes, endpoint };
+    return { nodes, endpoint, vip };
   };
 
   return {
@@ -106,11 +108,13 @@ export function vnfClusterActivities(deps: ActivityDeps) {
           settings: settingsOf(k, caPems, deps.cfg.cluster.nodeMonitorGracePeriod), secretsSealed: box.sealJson(secretsOf(k)), createdAt: new Date().toISOString(),
         }, { certs: pki.certs, keysSealed: pki.sealedKeys });
       }
-      const { nodes, endpoint } = await nodesOf(flavour, info, k, vimId, `vnf-${inst.id}/${inst.stackId}`);
+      const { nodes, endpoint, vip } = await nodesOf(flavour, info, k, vimId, `vnf-${inst.id}/${inst.stackId}`);
       if (!endpoint) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id}: no address for cluster_cp_name ${k.master_node.cluster_cp_name}`, 'NodeStepFailed');
-      if (endpoint !== cluster.endpoint) await updateCluster(db, cluster.id, { endpoint, apiAddress: `https://${endpoint}:6443` });
+      if (endpoint !== cluster.endpoint || vip !== cluster.settings.vip) {
+        await updateCluster(db, cluster.id, { endpoint, apiAddress: apiServerUrl(endpoint), settings: { ...cluster.settings, vip } });
+      }
       const rows = await syncClusterNodes(db, cluster.id, nodes.map(({ vnfcId: _v, ...n }) => n));
-      return { clusterId: cluster.id, nodes: rows.map(nodeRefOf) };
+      return { clusterId: cluster.id, nodes: rows.map(nodeRefOf), ...(vip ? { vip } : {}) };
     },
 
     /** The cluster's nodes as recorded (no VIM calls). */
@@ -118,7 +122,7 @@ export function vnfClusterActivities(deps: ActivityDeps) {
       const op = await loadOpOcc(db, opOccId);
       const cluster = await clusterOfVnf(db, op.vnfInstanceId);
       if (!cluster) throw ApplicationFailure.nonRetryable(`VNF instance ${op.vnfInstanceId} has no Kubernetes cluster (instantiate_end did not install one)`, 'NodeStepFailed');
-      return { clusterId: cluster.id, nodes: (await clusterNodes(db, cluster.id)).map(nodeRefOf) };
+      return { clusterId: cluster.id, nodes: (await clusterNodes(db, cluster.id)).map(nodeRefOf), ...(cluster.settings.vip ? { vip: cluster.settings.vip } : {}) };
     },
 
     /** terminate_end: the cluster's VIM deregistered, its records and PKI gone. */

@@ -1,7 +1,8 @@
 /**
  * The kubeadm steps (docs/cluster-engine.md §2, steps 5-7, and the removal):
  * the product's CAs placed on the first master, `kubeadm init` from a config
- * file, `kubeadm join` with a bootstrap token in a config file (0600), and
+ * file, `kubeadm join` with a bootstrap token in a config file (0600) (a
+ * control-plane node gets the CAs placed first), and
  * `kubeadm reset`. Whether the API answers and a node is Ready is judged
  * through the Kubernetes API by the caller, never from kubeadm's output.
  */
@@ -45,11 +46,15 @@ export async function kubeadmInit(s: SshSession, c: InitConfigInput, pki: PkiFil
  * whether the node's Node object exists: a node with a kubelet.conf but no
  * Node (a join cut short) is reset and joined again.
  */
-export async function kubeadmJoin(s: SshSession, c: JoinConfigInput, registered: () => Promise<boolean>): Promise<'joined' | 'already'> {
+export async function kubeadmJoin(s: SshSession, c: JoinConfigInput & { controlPlane?: { pki: PkiFile[] } }, registered: () => Promise<boolean>): Promise<'joined' | 'already'> {
   if (await hasFile(s, '/etc/kubernetes/kubelet.conf')) {
     if (await registered()) return 'already';
     await kubeadmReset(s);
+  } else if (c.controlPlane && await hasFile(s, '/etc/kubernetes/manifests/etcd.yaml')) {
+    // a control-plane join cut short (its etcd member may be in the cluster): reset takes the member out again
+    await kubeadmReset(s);
   }
+  if (c.controlPlane) await placePki(s, c.controlPlane.pki);
   await writeFile(s, KUBEADM_JOIN_CONFIG, kubeadmJoinConfig(c), '600');
   try {
     await s.run(`kubeadm join --config ${KUBEADM_JOIN_CONFIG}`, { sudo: true, timeoutMs: 15 * MIN });

@@ -4,7 +4,7 @@
  * `sudo tee`, mode 0600 for secrets) in steps.ts.
  */
 import { stringify } from 'yaml';
-import type { ClusterSecrets, ClusterSettings, RegistrySetting } from '../model';
+import { endpointHost, endpointHostPort, type ClusterSecrets, type ClusterSettings, type RegistrySetting } from '../model';
 import { aptConfString, systemdEnvironment } from '../../mgmt/private-registry/config-quote';
 
 export const CONTAINERD_SOCKET = 'unix:///run/containerd/containerd.sock';
@@ -95,9 +95,9 @@ export function kubeadmInitConfig(c: InitConfigInput): string {
     {
       apiVersion: 'kubeadm.k8s.io/v1beta4', kind: 'ClusterConfiguration',
       kubernetesVersion: `v${c.settings.kubeVersion.replace(/^v/, '')}`,
-      controlPlaneEndpoint: `${c.endpoint}:6443`,
+      controlPlaneEndpoint: endpointHostPort(c.endpoint),
       networking: { podSubnet: c.settings.podCidr, serviceSubnet: c.settings.serviceCidr },
-      apiServer: { certSANs: [...new Set([c.endpoint, c.advertiseAddress])] },
+      apiServer: { certSANs: [...new Set([endpointHost(c.endpoint), c.advertiseAddress])] },
       ...(c.settings.controllerManagerArgs && Object.keys(c.settings.controllerManagerArgs).length
         ? { controllerManager: { extraArgs: Object.entries(c.settings.controllerManagerArgs).map(([name, value]) => ({ name, value })) } } : {}),
     },
@@ -111,14 +111,17 @@ export interface JoinConfigInput {
   endpoint: string;
   token: string;
   caCertHash: string;
+  /** A control-plane node's own API address (its CAs are placed beforehand, as for init). */
+  controlPlane?: { advertiseAddress: string };
 }
 
 /** kubeadm's join configuration: the bootstrap token stays in this file (0600), never on a command line. */
 export function kubeadmJoinConfig(c: JoinConfigInput): string {
   return stringify({
     apiVersion: 'kubeadm.k8s.io/v1beta4', kind: 'JoinConfiguration',
-    discovery: { bootstrapToken: { apiServerEndpoint: `${c.endpoint}:6443`, token: c.token, caCertHashes: [c.caCertHash] } },
+    discovery: { bootstrapToken: { apiServerEndpoint: endpointHostPort(c.endpoint), token: c.token, caCertHashes: [c.caCertHash] } },
     nodeRegistration: { name: c.nodeName, criSocket: CONTAINERD_SOCKET },
+    ...(c.controlPlane ? { controlPlane: { localAPIEndpoint: { advertiseAddress: c.controlPlane.advertiseAddress, bindPort: 6443 } } } : {}),
   });
 }
 

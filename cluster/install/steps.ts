@@ -27,7 +27,7 @@ export async function writeFile(s: SshSession, file: string, content: string | B
   await s.run(`mkdir -p ${shellQuote(dir)} && install -m ${mode} /dev/stdin ${shellQuote(file)}`, { sudo: true, stdin: content, timeoutMs: MIN });
 }
 
-function aptEnv(secrets: ClusterSecrets, noProxy?: string): string {
+export function aptEnv(secrets: ClusterSecrets, noProxy?: string): string {
   const p = secrets.proxy;
   const vars = [p?.http_proxy && `http_proxy=${shellQuote(p.http_proxy)}`, p?.https_proxy && `https_proxy=${shellQuote(p.https_proxy)}`, noProxy && `no_proxy=${shellQuote(noProxy)}`];
   return ['env DEBIAN_FRONTEND=noninteractive', ...vars.filter(Boolean)].join(' ');

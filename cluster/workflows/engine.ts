@@ -93,17 +93,33 @@ export async function joinNode(clusterId: string, node: NodeRef): Promise<void> 
   await waitNodeReady(clusterId, node);
 }
 
+/** A master joining the control plane (the CAs placed, its etcd member added), then Ready. */
+export async function joinControlPlane(clusterId: string, master: NodeRef): Promise<void> {
+  await nodeActs.runNodeStep({ clusterId, serverId: master.serverId, step: 'kubeadm join control plane' });
+  await waitNodeReady(clusterId, master);
+}
+
+/** haproxy and keepalived on every master, for the masters as they are now (after a heal or a scale too). */
+export async function balanceMasters(clusterId: string, masters: NodeRef[]): Promise<void> {
+  await onEveryNode(masters, (m) => nodeActs.configureLoadBalancer({ clusterId, serverId: m.serverId }));
+}
+
 /**
  * The whole cluster on its nodes: every node installed (in parallel), the
- * control plane on the first master, then every other node joined.
+ * control plane on the first master, then the other masters one at a time
+ * (each adds an etcd member: one membership change at a time), then the
+ * workers. Several masters need a VIP (`vip`): haproxy and keepalived on
+ * every master make it the API endpoint.
  */
-export async function installCluster(clusterId: string, nodes: NodeRef[]): Promise<void> {
+export async function installCluster(clusterId: string, nodes: NodeRef[], vip?: string): Promise<void> {
   const masters = nodes.filter((n) => n.role === 'master');
-  if (masters.length !== 1) {
-    throw ApplicationFailure.nonRetryable(`the cluster has ${masters.length} masters; the engine installs exactly one (highly available control planes are not supported yet)`, 'NodeStepFailed');
+  if (masters.length === 0 || (masters.length > 1 && !vip)) {
+    throw ApplicationFailure.nonRetryable(`the cluster has ${masters.length} masters; ${masters.length ? 'several masters need a VIP for their API (a port such as Tacker\'s vip_CP as cluster_cp_name)' : 'it needs one'}`, 'NodeStepFailed');
   }
   await onEveryNode(nodes, (n) => installNode(clusterId, n));
+  if (vip) await balanceMasters(clusterId, masters);
   await initControlPlane(clusterId, masters[0]);
+  for (const m of masters.slice(1)) await joinControlPlane(clusterId, m);
   await onEveryNode(nodes.filter((n) => n.role !== 'master'), (n) => joinNode(clusterId, n));
   await watchHealth(clusterId);
 }

@@ -6,25 +6,33 @@
  *   instantiate_end: install the cluster, register it as a Kubernetes VIM
  *   scale_start:     the workers a scale-in removes leave (cordon, drain, delete the Node, reset)
  *   scale_end:       the added workers are installed and joined
- *   heal_start:      the healed workers' Nodes are removed
- *   heal_end:        the new servers are installed and joined; a healed master rebuilds the cluster
+ *   heal_start:      the healed workers' Nodes are removed; healed masters of an HA control plane leave etcd
+ *   heal_end:        the new servers are installed and joined (masters of an HA control plane as
+ *                    control-plane nodes, every haproxy updated); the one master of a cluster rebuilds it
  *   terminate_end:   the VIM is deregistered, the cluster's records and PKI deleted
  */
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { ClusterActivities } from '../activities';
 import type { ClusterHookInput, NodeRef } from '../activities/types';
-import { addWorkers, installCluster, nodeLabel, removeWorkers } from './engine';
+import { addWorkers, balanceMasters, installCluster, installNode, joinControlPlane, nodeLabel, removeWorkers } from './engine';
 
 const quick = proxyActivities<ClusterActivities>({
   startToCloseTimeout: '2m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
 });
 
+/** etcd refuses a removal right after a membership change: retried on a longer schedule than the quick calls. */
+const memberRemoval = proxyActivities<ClusterActivities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '1m',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '15s', maximumAttempts: 10, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
+});
+
 const progressOf = (input: ClusterHookInput) => (step: string) => quick.recordClusterProgress({ opOccId: input.opOccId, hook: input.hook, step });
 
 export async function kubernetesInstantiateEnd(input: ClusterHookInput): Promise<void> {
-  const { clusterId, nodes } = await quick.syncVnfCluster({ opOccId: input.opOccId });
-  await installCluster(clusterId, nodes);
+  const { clusterId, nodes, vip } = await quick.syncVnfCluster({ opOccId: input.opOccId });
+  await installCluster(clusterId, nodes, vip);
   await quick.registerKubernetesVim({ clusterId, opOccId: input.opOccId });
 }
 
@@ -47,26 +55,45 @@ export async function kubernetesScaleEnd(input: ClusterHookInput): Promise<void>
 }
 
 export async function kubernetesHealStart(input: ClusterHookInput): Promise<void> {
-  const { clusterId, nodes } = await quick.vnfClusterNodes({ opOccId: input.opOccId });
+  const { clusterId, nodes, vip } = await quick.vnfClusterNodes({ opOccId: input.opOccId });
   const healed = nodes.filter((n) => !input.vnfcIds || input.vnfcIds.includes(n.vnfcId ?? ''));
-  // a healed master takes the control plane with it: heal_end rebuilds the cluster
-  if (healed.some((n) => n.role === 'master')) return;
-  for (const n of healed) {
+  const healedMasters = healed.filter((n) => n.role === 'master');
+  if (vip && healedMasters.length > 0 && healedMasters.length < nodes.filter((n) => n.role === 'master').length) {
+    // a highly available control plane keeps running: each healed master's etcd member and Node go first
+    for (const m of healedMasters) {
+      await progressOf(input)(`remove the etcd member of ${nodeLabel(m)}`);
+      await memberRemoval.removeEtcdMemberOf({ clusterId, serverId: m.serverId });
+    }
+  } else if (healedMasters.length > 0) return; // the one control plane goes with its master: heal_end rebuilds the cluster
+  for (const n of healed.filter((x) => x.role !== 'master')) {
     await progressOf(input)(`delete the Node of ${nodeLabel(n)}`);
     await quick.removeNodeStep({ clusterId, serverId: n.serverId, step: 'delete the Node of' });
   }
 }
 
 export async function kubernetesHealEnd(input: ClusterHookInput): Promise<void> {
-  const { clusterId, nodes } = await quick.syncVnfCluster({ opOccId: input.opOccId });
-  const master = nodes.find((n) => n.role === 'master');
+  const { clusterId, nodes, vip } = await quick.syncVnfCluster({ opOccId: input.opOccId });
+  const masters = nodes.filter((n) => n.role === 'master');
+  const newMasters = masters.filter((n) => n.joinState !== 'joined');
+  if (vip && newMasters.length > 0 && newMasters.length < masters.length) {
+    // the replaced masters rejoin the running control plane; every haproxy learns the masters as they are now
+    for (const m of newMasters) await installNode(clusterId, m);
+    await balanceMasters(clusterId, masters);
+    for (const m of newMasters) {
+      await progressOf(input)(`kubeadm join control plane on ${nodeLabel(m)}`);
+      await joinControlPlane(clusterId, m);
+    }
+    await addWorkers(clusterId, nodes.filter((n) => n.role === 'worker' && n.joinState !== 'joined'));
+    return;
+  }
+  const master = masters[0];
   if (master && master.joinState !== 'joined') {
     // a new control plane: the workers that were in the old one are reset and join the new one
     for (const n of nodes.filter((x) => x.role === 'worker' && x.joinState === 'joined')) {
       await progressOf(input)(`kubeadm reset on ${nodeLabel(n)}`);
       await quick.resetForRejoin({ clusterId, serverId: n.serverId });
     }
-    await installCluster(clusterId, (await quick.vnfClusterNodes({ opOccId: input.opOccId })).nodes);
+    await installCluster(clusterId, (await quick.vnfClusterNodes({ opOccId: input.opOccId })).nodes, vip);
     await quick.registerKubernetesVim({ clusterId, opOccId: input.opOccId });
     return;
   }

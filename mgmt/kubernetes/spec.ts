@@ -43,5 +43,12 @@ export const kubernetesSpec: DriverSpec = {
   packageFiles: (p: KubernetesAdditionalParams) => (p.k8s_cluster_installation_param.private_registry_connection_info ?? []).flatMap((r, i) =>
     r.certificate_path ? [{ field: `${P}.private_registry_connection_info[${i}].certificate_path`, path: r.certificate_path.replace(/^\.\//, '') }] : []),
   checkFlavour,
+  // as Tacker's kubernetes_mgmt.py, which joins scaled-out VMs as workers only
+  checkScale: (p: KubernetesAdditionalParams, aspectId: string) => {
+    const k = p.k8s_cluster_installation_param;
+    return aspectId === k.master_node.aspect_id
+      ? `aspectId: "${aspectId}" is the masters' aspect (k8s_cluster_installation_param.master_node.aspect_id); the Kubernetes driver scales the workers (${k.worker_node.aspect_id ?? 'worker_node.aspect_id'})`
+      : undefined;
+  },
   hookWorkflows: KUBERNETES_HOOK_WORKFLOWS,
 };

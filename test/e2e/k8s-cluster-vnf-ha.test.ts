@@ -1,0 +1,187 @@
+/**
+ * Seed 000 part 2 with Tacker's HA flavour `complex` (issue 23 item 1):
+ * kubernetes_vnf_package unchanged, the seed's parameters as they are
+ * (cluster_cp_name vip_CP) on a `net0` the operator made first, as Tacker's
+ * guide says. Three masters behind keepalived + haproxy (the VIP on one of
+ * them, haproxy's 16443 on each), the first `kubeadm init` with the VIP as
+ * its control-plane endpoint, the other two joined as control-plane nodes,
+ * two workers; the Kubernetes VIM on https://<VIP>:16443. The user's kubectl
+ * goes through the VIP; with the VIP's master stopped it still answers.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { clusterOfVnf } from '../../common/db/repos/clusters';
+import { readState } from '../harness/state';
+import { adminToken, call, eventually, sim } from '../support/api';
+import { connectSsh } from '../../ssh';
+import { adminConf, instance, kubectl, newInstance, onboardRegistryAndPackage, params, readyNodes, serverAddress, task, vnfcsOf, work } from '../support/k8s-cluster-vnf';
+import { kubectlBin } from '../support/kube-apiserver';
+import { withProductStore } from '../support/product-store';
+
+const execFileAsync = promisify(execFile);
+
+const NET0_CIDR = '127.24.0.0/16';
+
+async function neutron(method: string, p: string, body?: unknown): Promise<any> {
+  const r = await fetch(`${readState().vimsimUrl}/network/v2.0${p}`, {
+    method, headers: { 'content-type': 'application/json', 'x-auth-token': await adminToken() }, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return r.status === 204 ? undefined : r.json();
+}
+
+async function nova(serverId: string, action: string): Promise<void> {
+  const r = await fetch(`${readState().vimsimUrl}/compute/v2.1/servers/${serverId}/action`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-token': await adminToken() }, body: JSON.stringify({ [action]: null }),
+  });
+  expect(r.status).toBe(202);
+}
+
+/** A command as root on a node, as its operator would run it. */
+async function onServer(serverId: string, command: string): Promise<string> {
+  const s = await connectSsh({ host: await serverAddress(serverId), port: Number(readState().env.MGMT_SSH_PORT), username: 'ubuntu', password: 'ubuntu' }, { deadlineMs: 30_000 });
+  try {
+    return (await s.run(command, { sudo: true })).stdout;
+  } finally {
+    await s.close();
+  }
+}
+
+let net0: { id: string } | undefined;
+const leftover: string[] = [];
+
+beforeAll(async () => {
+  await onboardRegistryAndPackage();
+  // the operator's net0 (Tacker's guide: made before the instantiation; the BaseHOT names it)
+  net0 = (await neutron('POST', '/networks', { network: { name: 'net0' } })).network;
+  await neutron('POST', '/subnets', { subnet: { network_id: net0!.id, name: 'net0-subnet', cidr: NET0_CIDR, ip_version: 4 } });
+}, 600_000);
+
+afterAll(async () => {
+  // an instance a failed test left: terminated, so its cluster's health loop and servers go
+  for (const i of leftover) if ((await instance(i)).instantiationState === 'INSTANTIATED') await task(i, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000).catch(() => undefined);
+  if (net0) await neutron('DELETE', `/networks/${net0.id}`);
+  fs.rmSync(work, { recursive: true, force: true });
+}, 700_000);
+
+describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
+  let id: string;
+  let conf: string;
+  let vip: string;
+
+  beforeAll(async () => {
+    id = await newInstance();
+    leftover.push(id);
+    const p = params((k) => { k.master_node.cluster_cp_name = 'vip_CP'; });
+    p.flavourId = 'complex';
+    await task(id, 'instantiate', p, 'COMPLETED', 900_000);
+    const [master] = await vnfcsOf(id, 'masterNode');
+    conf = await adminConf(master.computeResource.resourceId, path.join(work, 'admin-ha.conf'));
+  }, 1_000_000);
+
+  test('the endpoint is the VIP of vip_CP on net0: the VIM and the admin.conf point at it, kubectl through it sees 5 Ready nodes', async () => {
+    const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
+    vip = cluster.settings.vip!;
+    expect(vip).toMatch(/^127\.24\./);
+    expect(cluster.apiAddress).toBe(`https://${vip}:16443`);
+    const k8sVci = (await instance(id)).vimConnectionInfo.find((v: any) => v.vimType === 'kubernetes');
+    expect((await call('GET', `/v1.0/vims/${k8sVci.vimId}`)).body.vim.auth_url).toBe(`https://${vip}:16443`);
+    expect(fs.readFileSync(conf, 'utf8')).toContain(`server: https://${vip}:16443`);
+    const nodes = await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    const masters = await vnfcsOf(id, 'masterNode');
+    expect(masters).toHaveLength(3);
+    const wide = kubectl(conf, 'get', 'nodes').out;
+    expect(wide.split('\n').filter((l) => /\sReady\s+control-plane/.test(l))).toHaveLength(3);
+    expect(nodes).toHaveLength(5);
+    // every master: haproxy and keepalived running, the first master joined by init, the others as control-plane nodes
+    for (const m of masters) {
+      const host = await sim<any>('GET', `/sim/servers/${m.computeResource.resourceId}/host`);
+      expect(host.services).toMatchObject({ haproxy: 'active', keepalived: 'active' });
+      expect(host.commands.some((c: any) => /kubeadm (init|join) --config/.test(c.command) && c.exitCode === 0)).toBe(true);
+    }
+    // an etcd per master (its mirror pod comes with the kubelet's next sync)
+    await eventually('three etcd pods', async () => (kubectl(conf, 'get', 'pods', '-n', 'kube-system', '-l', 'component=etcd', '-o', 'name').out.trim().split('\n').length === 3 ? true : undefined), 60_000);
+  });
+
+  test('the master holding the VIP stopped: the VIP moves to another master, the API through it answers again within seconds', async () => {
+    const masters = await vnfcsOf(id, 'masterNode');
+    const holderOf = async () => {
+      for (const m of masters) if (((await sim<any>('GET', `/sim/servers/${m.computeResource.resourceId}/lb`).catch(() => ({ heldVips: [] }))).heldVips as string[]).includes(vip)) return m.computeResource.resourceId as string;
+      return undefined;
+    };
+    const holder = (await holderOf())!;
+    expect(holder).toBeDefined();
+    // the user's view: /healthz through the VIP every 250 ms, the longest time without an answer
+    let polling = true;
+    let lastOk = Date.now();
+    let longestGap = 0;
+    const poller = (async () => {
+      while (polling) {
+        const ok = await execFileAsync(kubectlBin(), ['--kubeconfig', conf, '--request-timeout=2s', 'get', '--raw', '/healthz']).then((r) => r.stdout === 'ok', () => false);
+        if (ok) {
+          longestGap = Math.max(longestGap, Date.now() - lastOk);
+          lastOk = Date.now();
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    await nova(holder, 'os-stop');
+    await eventually('the holder SHUTOFF', async () => ((await sim<any>('GET', `/sim/servers/${holder}`)).status === 'SHUTOFF' ? true : undefined), 30_000);
+    const next = await eventually('another master holding the VIP', async () => { const h = await holderOf(); return h && h !== holder ? h : undefined; }, 30_000);
+    const movedAt = Date.now();
+    await eventually('answers through the VIP after the move', async () => (lastOk > movedAt + 2_000 ? true : undefined), 30_000);
+    polling = false;
+    await poller;
+    console.log(`VIP ${vip} moved from ${holder} to ${next}; the longest time without an answer through it: ${longestGap} ms`);
+    expect(longestGap).toBeLessThan(10_000);
+    await nova(holder, 'os-start');
+    await eventually('5 Ready nodes again', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+  });
+
+  test('heal of a master: its etcd member goes, the new server joins as a control-plane node, every haproxy lists the masters as they are', async () => {
+    const [, m] = await vnfcsOf(id, 'masterNode');
+    await task(id, 'heal', { vnfcInstanceId: [m.id] }, 'COMPLETED', 600_000);
+    const masters = await vnfcsOf(id, 'masterNode');
+    const healed = masters.find((v) => v.id === m.id);
+    expect(healed.computeResource.resourceId).not.toBe(m.computeResource.resourceId);
+    await eventually('5 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    expect(kubectl(conf, 'get', 'nodes').out.split('\n').filter((l) => /\sReady\s+control-plane/.test(l))).toHaveLength(3);
+    const addresses = await Promise.all(masters.map((v) => serverAddress(v.computeResource.resourceId)));
+    for (const v of masters) {
+      const out = await onServer(v.computeResource.resourceId, 'cat /etc/haproxy/haproxy.cfg; ETCDCTL_API=3 etcdctl --endpoints https://127.0.0.1:2379 --cacert /etc/kubernetes/pki/etcd/ca.crt --cert /etc/kubernetes/pki/etcd/healthcheck-client.crt --key /etc/kubernetes/pki/etcd/healthcheck-client.key member list');
+      for (const a of addresses) expect(out).toContain(`${a}:6443 check`);
+      // three members, all started: the replaced server's old member is gone
+      expect(out.split('\n').filter((l) => /^[0-9a-f]+, started, /.test(l))).toHaveLength(3);
+    }
+  });
+
+  test("the masters' aspect is not scaled (422, nothing started); scale out of the workers joins through the VIP; terminate removes the cluster and its VIM", async () => {
+    const refused = await call('POST', `/vnflcm/v1/vnf_instances/${id}/scale`, { type: 'SCALE_OUT', aspectId: 'master_instance', numberOfSteps: 1 });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toContain('"master_instance" is the masters\' aspect');
+    expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body.filter((o: any) => o.operation === 'SCALE')).toEqual([]);
+    await task(id, 'scale', { type: 'SCALE_OUT', aspectId: 'worker_instance', numberOfSteps: 1 }, 'COMPLETED', 600_000);
+    await eventually('6 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
+    await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);
+    expect(await withProductStore((s) => clusterOfVnf(s, id))).toBeUndefined();
+    expect((await call('GET', `/v1.0/vims/${cluster.registeredVimId}`)).status).toBe(404);
+  });
+});
+
+describe('flavour podaffinity: the same control plane, masters and workers in anti-affinity server groups', () => {
+  test('instantiates with the VIP as endpoint and 5 Ready nodes, then terminates', async () => {
+    const id = await newInstance();
+    leftover.push(id);
+    const p = params((k) => { k.master_node.cluster_cp_name = 'vip_CP'; });
+    p.flavourId = 'podaffinity';
+    await task(id, 'instantiate', p, 'COMPLETED', 900_000);
+    const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
+    expect(cluster.apiAddress).toBe(`https://${cluster.settings.vip}:16443`);
+    const [master] = await vnfcsOf(id, 'masterNode');
+    const conf = await adminConf(master.computeResource.resourceId, path.join(work, 'admin-podaffinity.conf'));
+    await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);
+  }, 1_000_000);
+});
