@@ -212,6 +212,7 @@ describe('VrrpRegistry', () => {
     const health = over.health ?? { ok: true };
     const m = registry.join({
       hostId: host,
+      segment: 'net-a',
       address: `127.31.250.${priority}`,
       instance: 'VRRP1',
       virtualRouterId: 51,
@@ -299,9 +300,14 @@ describe('VrrpRegistry', () => {
     expect(holder()).toBe('high');
     expect(registry.holderOf('127.31.250.200')).toBe('other');
     expect(events.sort()).toEqual(['high +', 'other +']);
+    // same VRID and VIP on another network: another router too (VRRP adverts stay on their segment)
+    join('elsewhere', 10, { segment: 'net-b' });
+    await until('the other network elects its own', () => events.includes('elsewhere +'), 2000);
+    expect(registry.view()).toHaveLength(3);
+    expect(holder()).toBe('high');
 
     const late = new VrrpRegistry();
-    late.join({ hostId: 'x', address: '127.31.250.1', instance: 'V', virtualRouterId: 1, vips: ['127.31.250.1'], priority: 200, advertIntMs: 10, healthy: () => true, onHolding: () => events.push('late') });
+    late.join({ hostId: 'x', segment: 'net-a', address: '127.31.250.1', instance: 'V', virtualRouterId: 1, vips: ['127.31.250.1'], priority: 200, advertIntMs: 10, healthy: () => true, onHolding: () => events.push('late') });
     late.close();
     await sleep(100);
     expect(events).not.toContain('late');

@@ -150,6 +150,11 @@ describe('vimsim haproxy + keepalived (Tacker HA masters)', () => {
     n.ssh = (await sshConnect(n.address, port, 'ubuntu', { password: PASSWORD })).client;
   };
 
+  const allowVip = async (serverId: string, addresses: string[]) => {
+    const [p] = (await nova.call('network', 'GET', `/ports?device_id=${serverId}`)).body.ports;
+    expect((await nova.call('network', 'PUT', `/ports/${p.id}`, { port: { allowed_address_pairs: addresses.map((ip_address) => ({ ip_address })) } })).status).toBe(200);
+  };
+
   beforeAll(async () => {
     for (const [i, ip] of BACKENDS.entries()) {
       const server = http.createServer((_req, res) => res.end(`backend ${i + 1}`));
@@ -168,6 +173,8 @@ describe('vimsim haproxy + keepalived (Tacker HA masters)', () => {
       }, MV);
       expect(res.status).toBe(202);
       await nova.until('compute', `/servers/${res.body.server.id}`, (b) => b.server.status === 'ACTIVE', 10_000, MV);
+      // as Tacker's HOT: the master's port may carry the VIP (Neutron's port security drops it otherwise)
+      await allowVip(res.body.server.id, [VIP]);
       const n: Node = { id: res.body.server.id, name: `lb-master-${i}`, address: ip, ssh: undefined as unknown as Client };
       await connect(n);
       nodes.push(n);
@@ -259,5 +266,17 @@ describe('vimsim haproxy + keepalived (Tacker HA masters)', () => {
     expect((await sh(nodes[0], 'systemctl is-active haproxy keepalived')).stdout).toBe('active\nactive\n');
     const routers = (await admin(sim, 'GET', '/lb')).body.routers;
     expect(routers).toEqual([expect.objectContaining({ virtualRouterId: 51, vips: [VIP], master: expect.objectContaining({ address: MASTER_IPS[0] }) })]);
+  });
+
+  it("does not carry the VIP on a server whose port does not allow it (port security), even when VRRP elects it", async () => {
+    await allowVip(nodes[0].id, []);
+    await must(nodes[0], 'sudo systemctl restart keepalived');
+    // the others stand by; the first master wins again after its master-down interval, but its port drops the VIP's traffic
+    await until('the first master elected again', async () => ((await admin(sim, 'GET', '/lb')).body.routers[0]?.master?.address === MASTER_IPS[0] ? true : undefined), 8000);
+    expect((await admin(sim, 'GET', `/servers/${MASTER_IPS[0]}/lb`)).body.heldVips).toEqual([]);
+    expect(await get(VIP)).toMatch(/^ERROR/);
+    await allowVip(nodes[0].id, [VIP]);
+    await must(nodes[0], 'sudo systemctl restart keepalived');
+    await vipOn(MASTER_IPS[0], 8000);
   });
 });

@@ -165,12 +165,12 @@ export class KubeNode {
     await this.pods.stopAll(() => this.removeFiles(true));
   }
 
-  /** The disk is gone (delete, rebuild): processes and every file. */
+  /** The disk is gone (delete, rebuild): processes killed at once (their address may come back on a new server), every file. */
   async destroy(): Promise<void> {
     this.powered = false;
     this.agent?.stop();
     this.agent = undefined;
-    await this.pods.stopAll(() => this.removeFiles(false));
+    await this.pods.stopAll(() => this.removeFiles(false), 0);
   }
 
   /** kubeadm reset: the kubelet stops and every container is removed. */

@@ -87,7 +87,8 @@ export class RealProcess {
     this.stopping = true;
     if (this.exit) return 0;
     const t0 = Date.now();
-    this.proc.kill('SIGTERM');
+    // no grace: the machine is gone (a deleted server), nothing gets to shut down
+    this.proc.kill(graceMs === 0 ? 'SIGKILL' : 'SIGTERM');
     const timer = setTimeout(() => this.proc.kill('SIGKILL'), graceMs);
     await this.exited;
     clearTimeout(timer);

@@ -58,11 +58,11 @@ export class StaticPods {
   }
 
   /** Stops every pod (kubeadm reset's container removal, a server going down), then runs `after` before any other reconcile. */
-  stopAll(after?: () => void): Promise<void> {
+  stopAll(after?: () => void, graceMs?: number): Promise<void> {
     this.chain = this.chain.then(async () => {
       // the API server first: one whose etcd vanishes under it takes its whole grace period to stop
-      await Promise.all([...this.pods.keys()].filter((k) => this.pods.get(k)?.spec.program !== 'etcd').map((k) => this.stopPod(k)));
-      await Promise.all([...this.pods.keys()].map((k) => this.stopPod(k)));
+      await Promise.all([...this.pods.keys()].filter((k) => this.pods.get(k)?.spec.program !== 'etcd').map((k) => this.stopPod(k, graceMs)));
+      await Promise.all([...this.pods.keys()].map((k) => this.stopPod(k, graceMs)));
       after?.();
     });
     return this.chain;
@@ -144,12 +144,12 @@ export class StaticPods {
     pod.retry.unref();
   }
 
-  private async stopPod(name: string): Promise<void> {
+  private async stopPod(name: string, graceMs?: number): Promise<void> {
     const pod = this.pods.get(name);
     if (!pod) return;
     this.pods.delete(name);
     clearTimeout(pod.retry);
-    const ms = await pod.process?.stop();
+    const ms = await pod.process?.stop(graceMs);
     if (ms !== undefined) this.node.log.info({ server: this.node.host.serverId, pod: name, stopMs: ms }, 'static pod stopped');
     await pod.component?.stop();
   }

@@ -17,6 +17,11 @@ import { KeepalivedService } from './keepalived';
 import type { LbUnit } from './units';
 import type { VrrpRegistry } from './vrrp';
 
+export interface HostPorts {
+  segment(): string;
+  mayUse(address: string): boolean;
+}
+
 export class HostLb {
   /** VIP → how many of this host's vrrp_instances hold it. */
   private readonly held = new Map<string, number>();
@@ -30,6 +35,8 @@ export class HostLb {
     readonly host: SimHost,
     readonly vrrp: VrrpRegistry,
     private readonly log: Logger,
+    /** What Neutron lets this server's ports carry: their networks, and whether an address may be used on them (port security). */
+    private readonly ports: HostPorts = { segment: () => '', mayUse: () => true },
   ) {}
 
   /** The VIPs this host's keepalived holds now (`ip addr` shows them on the NIC). */
@@ -59,6 +66,7 @@ export class HostLb {
         {
           serverId: this.host.serverId,
           address: this.host.address,
+          segment: () => this.ports.segment(),
           unitActive: (u) => Boolean(this.host.services.get(u)?.active),
           vipsChanged: (vips, held) => this.vipsChanged(vips, held),
         },
@@ -123,6 +131,12 @@ export class HostLb {
 
   private vipsChanged(vips: string[], held: boolean): void {
     for (const vip of vips) {
+      // Neutron's anti-spoofing: an address the server's ports do not allow never reaches it (allowed_address_pairs)
+      if (held && !this.ports.mayUse(vip)) {
+        this.log.warn({ host: this.host.address, vip }, 'VIP not in the allowed_address_pairs of the server\'s ports: its traffic is dropped');
+        continue;
+      }
+      if (!held && !this.held.has(vip)) continue;
       const n = (this.held.get(vip) ?? 0) + (held ? 1 : -1);
       if (n > 0) this.held.set(vip, n);
       else this.held.delete(vip);

@@ -21,6 +21,8 @@ import type { VrrpMembership, VrrpRegistry } from './vrrp';
 export interface KeepalivedHost {
   serverId: string;
   address: string;
+  /** The networks its adverts reach (vrrp.ts). */
+  segment(): string;
   /** Whether a systemd unit is active there (what a liveness script really asks). */
   unitActive(unit: string): boolean;
   /** The VIPs of an instance were won (true) or lost (false). */
@@ -71,6 +73,7 @@ export class KeepalivedService {
     for (const inst of this.config.instances) {
       const membership = this.vrrp.join({
         hostId: this.host.serverId,
+        segment: this.host.segment(),
         address: this.host.address,
         instance: inst.name,
         virtualRouterId: inst.virtualRouterId,

@@ -23,14 +23,16 @@
  * keepalived 2.0 drops advertisements whose address list differs from its own
  * ("ip address associated with VRID not present in MASTER advert"), so two
  * clusters that both use Tacker's VRID 51 with other VIPs never see each
- * other. (Interfaces and networks are not told apart: every simulated host
- * shares one segment.)
+ * other; nor do routers on other networks (the segment: the networks of the
+ * host's ports).
  */
 import type { Logger } from 'pino';
 
 export interface VrrpMemberSpec {
   /** The host (server id) this keepalived runs on. */
   hostId: string;
+  /** The L2 segment its adverts reach: the networks of the host's ports (routers on other networks never meet). */
+  segment: string;
   /** Its primary address: the tie-break between equal priorities. */
   address: string;
   /** The vrrp_instance name, for views and logs. */
@@ -105,7 +107,7 @@ export class VrrpRegistry {
 
   join(spec: VrrpMemberSpec): VrrpMembership {
     const vips = [...new Set(spec.vips)].sort();
-    const key = `${spec.virtualRouterId}|${vips.join(',')}`;
+    const key = `${spec.segment}|${spec.virtualRouterId}|${vips.join(',')}`;
     let router = this.routers.get(key);
     if (!router) {
       router = { key, virtualRouterId: spec.virtualRouterId, vips, members: new Set() };
@@ -124,10 +126,14 @@ export class VrrpRegistry {
     };
   }
 
-  /** The host holding a VIP, if any. */
+  /** The host holding a VIP, if any (the first router's, when routers of several segments claim it). */
   holderOf(vip: string): string | undefined {
-    for (const r of this.routers.values()) if (r.master && r.vips.includes(vip)) return r.master.spec.hostId;
-    return undefined;
+    return this.holdersOf(vip)[0];
+  }
+
+  /** Every host holding a VIP, one per router that claims it. */
+  holdersOf(vip: string): string[] {
+    return [...this.routers.values()].flatMap((r) => (r.master && r.vips.includes(vip) ? [r.master.spec.hostId] : []));
   }
 
   view() {

@@ -12,8 +12,8 @@ import type { Logger } from 'pino';
 import type { KubeRuntime } from '../kube/runtime';
 import { HostLb } from '../lb/host-lb';
 import { VrrpRegistry } from '../lb/vrrp';
-import { isLoopback } from '../network/ip';
-import type { ServerRecord } from '../store/records';
+import { inCidr, isLoopback, parseCidr } from '../network/ip';
+import type { PortRecord, ServerRecord } from '../store/records';
 import type { Change, Store } from '../store/store';
 import { bootConfig, type SshUser } from './credentials';
 import { SshEndpoint } from './endpoint';
@@ -147,7 +147,7 @@ export class SshManager {
       resolve: (addr) => this.hostAt(addr) ?? this.vipHolder(addr),
       log: this.log,
     });
-    host.lb = new HostLb(host, this.vrrp, this.log);
+    host.lb = new HostLb(host, this.vrrp, this.log, { segment: () => this.segmentOf(s.id), mayUse: (a) => this.mayUse(s.id, a) });
     this.hosts.set(s.id, { host, generation: s.generation, up: true });
     if (this.kube) {
       host.kube = this.kube.nodeOf(host);
@@ -183,10 +183,25 @@ export class SshManager {
     while (this.retired.size > RETIRED_KEPT) this.retired.delete(this.retired.keys().next().value as string);
   }
 
+  private portsOf(serverId: string): PortRecord[] {
+    return this.store.list('ports').filter((p) => p.device_id === serverId);
+  }
+
+  /** The networks of a server's ports: the L2 segment its VRRP adverts reach. */
+  private segmentOf(serverId: string): string {
+    return [...new Set(this.portsOf(serverId).map((p) => p.network_id))].sort().join(',');
+  }
+
+  /** Port security as Neutron applies it: an address of the port, one of its allowed_address_pairs, or a port without port security. */
+  private mayUse(serverId: string, address: string): boolean {
+    return this.portsOf(serverId).some((p) => !p.port_security_enabled || p.fixed_ips.some((f) => f.ip_address === address)
+      || p.allowed_address_pairs.some((pair) => pair.ip_address === address || (pair.ip_address.includes('/') && inCidr(address, parseCidr(pair.ip_address)!))));
+  }
+
   /** The live host holding a VIP now. */
   vipHolder(address: string): SimHost | undefined {
-    const id = this.vrrp.holderOf(address);
-    return id === undefined ? undefined : this.hosts.get(id)?.host;
+    // only a holder whose ports may carry the address (port security) is reached through it
+    return this.vrrp.holdersOf(address).map((id) => this.hosts.get(id)?.host).find((h) => h?.lb?.heldVips().includes(address));
   }
 
   /** Load balancing on the machines, for the admin API: the virtual routers and every live host's haproxy/keepalived. */

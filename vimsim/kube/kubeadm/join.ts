@@ -139,7 +139,7 @@ export async function kubeadmJoin(io: KubeadmIo, cfg: JoinCfg, flags: { ignore: 
   let e: Effective | undefined;
   try {
     try {
-      const kc = await client.get<{ data: { ClusterConfiguration: string } }>('/api/v1/namespaces/kube-system/configmaps/kubeadm-config');
+      const kc = await tokenRead(() => client.get<{ data: { ClusterConfiguration: string } }>('/api/v1/namespaces/kube-system/configmaps/kubeadm-config'));
       cluster = (YAML.parse(kc.data.ClusterConfiguration) ?? {}) as Record<string, any>;
       const kl = await client.get<{ data: { kubelet: string } }>('/api/v1/namespaces/kube-system/configmaps/kubelet-config');
       kubeletCfg = (YAML.parse(kl.data.kubelet) ?? {}) as Record<string, unknown>;
@@ -212,6 +212,24 @@ async function finishControlPlane(io: KubeadmIo, e: Effective, taints: { key: st
     });
   } finally {
     admin.close();
+  }
+}
+
+/**
+ * A fresh token may not have reached every API server behind a load balancer yet (their token
+ * authenticators read Secrets through informers). Real discovery first waits for the token's JWS
+ * signature in cluster-info, which gives it that time; no bootstrap signer runs here, so a 401 is
+ * read again for a few seconds before it counts.
+ */
+async function tokenRead<T>(read: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      if (!(err instanceof KubeApiError && err.status === 401) || Date.now() > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
