@@ -93,6 +93,21 @@ export class Api {
     return opIdOf(await this.call('POST', `${V2}/vnf_instances/${instanceId}/change_vnfpkg`, body, 202));
   }
 
+  async instance<T = any>(instanceId: string): Promise<T> {
+    return this.json<T>('GET', `/vnflcm/v1/vnf_instances/${instanceId}`);
+  }
+
+  /** A call to another service of the embedded cloud (the simulator's Neutron, its /sim admin API) with the admin's token. */
+  async cloud<T = any>(method: string, url: string, body?: unknown): Promise<T> {
+    const r = await fetch(url, {
+      method, headers: { 'x-auth-token': (await this.session!.getToken()).value, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (r.status >= 300) throw new Error(`${method} ${url}: ${r.status} ${(await r.text()).slice(0, 300)}`);
+    const text = await r.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
   async opOcc<T = { operationState: string; error?: { detail?: string } }>(opOccId: string): Promise<T> {
     return this.json<T>('GET', `${V2}/vnf_lcm_op_occs/${opOccId}`);
   }

@@ -28,6 +28,8 @@ export interface Product {
   /** The embedded cloud's admin: this run's own generated password. */
   admin: AdminLogin;
   heatUrl: string;
+  /** The simulator (Nova, Neutron, ... and its admin API /sim). */
+  vimsimUrl: string;
   /** Processes of the product: temporal (dev server), keystone, heat, vimsim, worker, api. */
   pids: Record<'temporal' | 'keystone' | 'heat' | 'vimsim' | 'worker' | 'api', number>;
   /** Heat's task sleep scale of this run. */
@@ -95,7 +97,7 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
     const pid = (name: string) => children.find((c) => c.name === name)!.proc.pid!;
     return {
       dataDir, apiUrl: `http://127.0.0.1:${apiPort}`, temporalAddress: temporal.address, temporalArgs, stop, heatSleepScale,
-      authUrl: cloud.authUrl, heatUrl: cloud.heatUrl, admin: { authUrl: cloud.authUrl, password: cloud.openstack.adminPassword },
+      authUrl: cloud.authUrl, heatUrl: cloud.heatUrl, vimsimUrl: `http://127.0.0.1:${vimsimPort}`, admin: { authUrl: cloud.authUrl, password: cloud.openstack.adminPassword },
       pids: {
         temporal: findPid(['start-dev', String(temporalPort)]) ?? NaN, keystone: cloud.openstack.keystonePid, heat: cloud.openstack.heatPid,
         vimsim: cloud.simulator.proc.pid!, worker: pid('worker'), api: pid('api'),
