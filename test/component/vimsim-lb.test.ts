@@ -404,4 +404,17 @@ vrrp_instance VRRP1 {
     expect(parseKeepalivedConfig(text.replace(/}\n$/, ''))).toEqual({ errors: [expect.stringContaining("unexpected end of file: 1 '{' not closed")] });
     expect(parseKeepalivedConfig(text.replace('virtual_router_id 51', 'virtual_router_id 300'))).toEqual({ errors: ['(VRRP1) the virtual router id must be set and between 1 & 255'] });
   });
+
+  it("bounds what a tenant's config may ask of the shared simulator: listeners, servers, check and advert intervals, instances", () => {
+    const many = `frontend f\n    mode tcp\n${Array.from({ length: 33 }, (_, i) => `    bind *:${20000 + i}`).join('\n')}\n    default_backend b\nbackend b\n    mode tcp\n    server s 127.0.0.1:1 check inter 1\n`;
+    expect(parseHaproxyConfig(many)).toEqual({ errors: [expect.stringContaining("33 'bind' lines: the simulated haproxy allows 32 per host")] });
+    const fast = parseHaproxyConfig(many.replace(/    bind \*:200(0[1-9]|[1-3]\d)\n/g, ''));
+    expect('proxies' in fast && fast.proxies.find((p) => p.name === 'b')!.servers[0].interMs).toBe(100);
+    const servers = `frontend f\n    mode tcp\n    bind *:20000\n    default_backend b\nbackend b\n    mode tcp\n${Array.from({ length: 65 }, (_, i) => `    server s${i} 127.0.0.1:${i + 1}`).join('\n')}\n`;
+    expect(parseHaproxyConfig(servers)).toEqual({ errors: [expect.stringContaining('65 servers: the simulated haproxy allows 64 per backend')] });
+    const instance = (i: number, advert = '1') => `vrrp_instance V${i} {\n    virtual_router_id ${i + 1}\n    advert_int ${advert}\n    virtual_ipaddress {\n        127.31.9.${i}\n    }\n}\n`;
+    expect(parseKeepalivedConfig(Array.from({ length: 17 }, (_, i) => instance(i)).join(''))).toEqual({ errors: ['17 vrrp_instances: the simulated keepalived allows 16 per host'] });
+    const quick = parseKeepalivedConfig(instance(1, '0.01'));
+    expect('instances' in quick && quick.instances[0].advertIntMs).toBe(100);
+  });
 });

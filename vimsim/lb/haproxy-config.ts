@@ -326,9 +326,19 @@ export function parseHaproxyConfig(text: string, file = HAPROXY_CFG): HaproxyCon
     if (!target) errors.push(`Proxy '${p.name}': unable to find required default_backend: '${p.defaultBackend}'.`);
     else if (target.mode !== p.mode) errors.push(`Proxy '${p.name}': unable to use proxy '${target.name}' with wrong mode, required: ${p.mode}, has: ${target.mode}.`);
   }
+  // a tenant's config runs in the simulator's own process: bounded, so no host can take the others' sockets or CPU
+  const listeners = proxies.reduce((n, p) => n + p.binds.length, 0);
+  if (listeners > LIMITS.listeners) errors.push(`${listeners} 'bind' lines: the simulated haproxy allows ${LIMITS.listeners} per host.`);
+  for (const p of proxies) {
+    if (p.servers.length > LIMITS.servers) errors.push(`Proxy '${p.name}': ${p.servers.length} servers: the simulated haproxy allows ${LIMITS.servers} per backend.`);
+    for (const sv of p.servers) if (sv.interMs !== undefined) sv.interMs = Math.max(sv.interMs, LIMITS.minInterMs);
+  }
   if (errors.length) return { errors };
   return { proxies, warnings };
 }
+
+/** What one host's haproxy may ask of the simulator: listening sockets, servers per backend, the shortest check interval. */
+export const LIMITS = { listeners: 32, servers: 64, minInterMs: 100 };
 
 /** Tacker's `listen stats` (a statistics page, no servers): not served here. */
 export function isStatsPage(p: HaproxyProxy): boolean {

@@ -145,7 +145,8 @@ export function parseKeepalivedConfig(text: string): KeepalivedConfig | { errors
           if (Number.isInteger(num) && num >= 1 && num <= 255) inst.priority = num;
           else warnings.push(`(${inst.name}) priority '${v}' out of range [1, 255] - ignoring`);
         } else if (k === 'advert_int') {
-          if (Number.isFinite(num) && num > 0) inst.advertIntMs = Math.round(num * 1000);
+          // keepalived takes centiseconds; the simulator's registry no less than 100 ms (it is shared by every host)
+          if (Number.isFinite(num) && num > 0) inst.advertIntMs = Math.max(100, Math.round(num * 1000));
           else warnings.push(`(${inst.name}) advert_int '${v}' invalid - ignoring`);
         } else if (k === 'nopreempt' || k === 'preempt_delay') warnings.push(`(${inst.name}) ${k} is not simulated`);
       }
@@ -162,6 +163,10 @@ export function parseKeepalivedConfig(text: string): KeepalivedConfig | { errors
     for (const t of missing) warnings.push(`(${inst.name}) track script ${t} not found, ignoring...`);
     inst.trackScripts = inst.trackScripts.filter((t) => !missing.includes(t));
   }
+  // bounded like haproxy's (haproxy-config.ts LIMITS): the registry and the script timers are the simulator's own
+  if (instances.length > 16) errors.push(`${instances.length} vrrp_instances: the simulated keepalived allows 16 per host`);
+  if (scripts.length > 16) errors.push(`${scripts.length} vrrp_scripts: the simulated keepalived allows 16 per host`);
+  for (const inst of instances) if (inst.vips.length > 32) errors.push(`(${inst.name}) ${inst.vips.length} virtual addresses: the simulated keepalived allows 32`);
   if (errors.length) return { errors };
   return { scripts, instances, warnings };
 }
