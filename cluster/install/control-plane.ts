@@ -7,6 +7,7 @@
  * through the Kubernetes API by the caller, never from kubeadm's output.
  */
 import type { SshSession } from '../../ssh';
+import { shellQuote } from '../../ssh';
 import { KUBEADM_INIT_CONFIG, KUBEADM_JOIN_CONFIG, kubeadmInitConfig, kubeadmJoinConfig, type InitConfigInput, type JoinConfigInput } from './files';
 import { writeFile } from './steps';
 
@@ -68,4 +69,21 @@ export async function kubeadmJoin(s: SshSession, c: JoinConfigInput & { controlP
 /** kubeadm reset: the node's static pods, kubelet state, kubeconfigs and certificates go. */
 export async function kubeadmReset(s: SshSession): Promise<void> {
   await s.run('kubeadm reset -f', { sudo: true, timeoutMs: 5 * MIN });
+}
+
+const ETCDCTL = 'env ETCDCTL_API=3 etcdctl --endpoints https://127.0.0.1:2379 --cacert /etc/kubernetes/pki/etcd/ca.crt '
+  + '--cert /etc/kubernetes/pki/etcd/healthcheck-client.crt --key /etc/kubernetes/pki/etcd/healthcheck-client.key';
+
+/**
+ * On a live master: the etcd member of a master that is gone (or being
+ * replaced) leaves the cluster, found by its peer URL. Done when it is not
+ * a member (any more). etcd refuses while the others are not connected long
+ * enough ("unhealthy cluster"): the caller retries.
+ */
+export async function removeEtcdMember(s: SshSession, address: string): Promise<'removed' | 'absent'> {
+  const list = await s.run(`${ETCDCTL} member list`, { sudo: true, timeoutMs: MIN });
+  const line = list.stdout.split('\n').find((l) => l.split(', ')[3]?.split(',').includes(`https://${address}:2380`));
+  if (!line) return 'absent';
+  await s.run(`${ETCDCTL} member remove ${shellQuote(line.split(',')[0].trim())}`, { sudo: true, timeoutMs: MIN });
+  return 'removed';
 }

@@ -4,8 +4,7 @@
  * HA_API_PORT to every master's API server (6443, TCP checks), keepalived
  * (VRRP) keeps the cluster's VIP on one live master whose haproxy runs. The
  * files are rewritten whenever the masters change (a heal, a scale); a
- * service is restarted only when its file changed. A replaced master's etcd
- * member is removed with etcdctl from another master.
+ * service is restarted only when its file changed.
  */
 import { createHash } from 'node:crypto';
 import type { SshSession } from '../../ssh';
@@ -110,21 +109,4 @@ export async function configureLoadBalancer(s: SshSession, c: LoadBalancerInput,
   await s.run(`${aptEnv} apt-get install -y haproxy keepalived etcd-client`, { sudo: true, timeoutMs: 20 * MIN });
   await configure(s, 'haproxy', HAPROXY_CFG, haproxyConfig(c.masters));
   await configure(s, 'keepalived', KEEPALIVED_CONF, keepalivedConfig(c, await interfaceOf(s, self.address)));
-}
-
-const ETCDCTL = 'env ETCDCTL_API=3 etcdctl --endpoints https://127.0.0.1:2379 --cacert /etc/kubernetes/pki/etcd/ca.crt '
-  + '--cert /etc/kubernetes/pki/etcd/healthcheck-client.crt --key /etc/kubernetes/pki/etcd/healthcheck-client.key';
-
-/**
- * On a live master: the etcd member of a master that is gone (or being
- * replaced) leaves the cluster, found by its peer URL. Done when it is not
- * a member (any more). etcd refuses while the others are not connected long
- * enough ("unhealthy cluster"): the caller retries.
- */
-export async function removeEtcdMember(s: SshSession, address: string): Promise<'removed' | 'absent'> {
-  const list = await s.run(`${ETCDCTL} member list`, { sudo: true, timeoutMs: MIN });
-  const line = list.stdout.split('\n').find((l) => l.split(', ')[3]?.split(',').includes(`https://${address}:2380`));
-  if (!line) return 'absent';
-  await s.run(`${ETCDCTL} member remove ${shellQuote(line.split(',')[0].trim())}`, { sudo: true, timeoutMs: MIN });
-  return 'removed';
 }

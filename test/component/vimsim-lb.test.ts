@@ -10,6 +10,7 @@ import net from 'node:net';
 import { freePort } from '../harness/ports';
 import { parseHaproxyConfig } from '../../vimsim/lb/haproxy-config';
 import { parseKeepalivedConfig } from '../../vimsim/lb/keepalived-config';
+import { tackerHaproxyCfg, tackerKeepalivedConf } from '../support/tacker-lb-configs';
 import { scriptTarget } from '../../vimsim/lb/keepalived';
 import { TcpProxy } from '../../vimsim/lb/tcp-proxy';
 import { masterDownMs, skewMs, VrrpRegistry, type VrrpMemberSpec, type VrrpMembership } from '../../vimsim/lb/vrrp';
@@ -315,42 +316,7 @@ describe('VrrpRegistry', () => {
 });
 
 describe('config parsers', () => {
-  const TACKER_HAPROXY = `global
-        log /dev/log    local0
-        chroot /var/lib/haproxy
-        stats socket /run/haproxy/admin.sock mode 660 level admin expose-fd listeners
-        user haproxy
-        daemon
-        ssl-default-bind-options no-sslv3
-
-defaults
-        log     global
-        mode    http
-        option  httplog
-        option  dontlognull
-        timeout connect 5000
-        timeout client  50000
-        timeout server  50000
-        errorfile 400 /etc/haproxy/errors/400.http
-
-frontend kubernetes-apiserver
-    mode                 tcp
-    bind                 *:16443
-    option               tcplog
-    default_backend      kubernetes-apiserver
-
-backend kubernetes-apiserver
-    mode        tcp
-    balance     roundrobin
-    server  master11  127.31.0.11:6443 check
-    server  master12  127.31.0.12:6443 check
-listen stats
-    bind               *:1080
-    stats auth         admin:awesomePassword
-    stats refresh      5s
-    stats realm        HAProxy\\ Statistics
-    stats uri          /admin?stats
-`;
+  const TACKER_HAPROXY = tackerHaproxyCfg(['127.31.0.11', '127.31.0.12']);
 
   it("reads Tacker's haproxy.cfg and refuses what haproxy (or the simulator) refuses", () => {
     const cfg = parseHaproxyConfig(TACKER_HAPROXY);
@@ -374,24 +340,7 @@ listen stats
   });
 
   it("reads Tacker's keepalived.conf one keyword per line, as keepalived 2.0 does", () => {
-    const text = `vrrp_script chk_haproxy {
-    script "killall -0 haproxy"
-    interval 3 fall 3
-}
-vrrp_instance VRRP1 {
-    state MASTER
-    interface ens3
-    virtual_router_id 51
-    priority 102
-    advert_int 1
-    virtual_ipaddress {
-         127.31.0.100/24
-    }
-    track_script {
-        chk_haproxy
-    }
-}
-`;
+    const text = tackerKeepalivedConf(1, '127.31.0.100');
     const cfg = parseKeepalivedConfig(text);
     if ('errors' in cfg) throw new Error(cfg.errors.join('\n'));
     // `fall 3` after `interval 3` is not read (keepalived 2.0's parser takes one keyword per line)

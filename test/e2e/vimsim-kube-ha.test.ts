@@ -9,19 +9,17 @@
  * its etcd member out, and etcdctl on a surviving master removes the member
  * of one that is gone.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Client } from 'ssh2';
 import { ensureKubeToolchain } from '../../runtime/kube';
 import { processesUsing } from '../../vimsim/kube/processes';
 import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
 import { admin, CloudClient, startTestSim, type TestSim } from '../support/vimsim-helpers';
-import { freePort, sshConnect, sshExec, type ExecResult } from '../support/vimsim-ssh-helpers';
+import { kubectlRun, must, nodeReadiness, put, sh, until } from '../support/vimsim-node-shell';
+import { freePort, sshConnect } from '../support/vimsim-ssh-helpers';
 
-const run = promisify(execFile);
 const PASSWORD = 'Kube-ha-pw-1!';
 const USER_DATA = `#cloud-config\npassword: ${PASSWORD}\nchpasswd: { expire: False }\nssh_pwauth: True\n`;
 const MV = { 'X-OpenStack-Nova-API-Version': '2.96' };
@@ -39,37 +37,8 @@ describe('vimsim Kubernetes HA control plane (stacked etcd, kubeadm join --contr
   let adminConf: string;
   const nodes: Node[] = [];
 
-  const sh = async (n: Node, command: string, stdin?: string): Promise<ExecResult> => sshExec(n.ssh, command, stdin === undefined ? {} : { stdin });
-  const must = async (n: Node, command: string, stdin?: string): Promise<ExecResult> => {
-    const r = await sh(n, command, stdin);
-    if (r.code !== 0) throw new Error(`${n.name}: \`${command}\` exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-    return r;
-  };
-  const put = (n: Node, file: string, text: string, mode = '0644') => must(n, `sudo mkdir -p ${path.dirname(file)} && sudo tee ${file} >/dev/null && sudo chmod ${mode} ${file}`, text);
-  const kubectl = async (...args: string[]): Promise<{ code: number; out: string }> => {
-    try {
-      const r = await run(toolchain.kubectl, ['--kubeconfig', adminConf, '--request-timeout=5s', ...args], { encoding: 'utf8' });
-      return { code: 0, out: r.stdout };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout}${e.stderr}` };
-    }
-  };
-  const until = async <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
-  const readyNodes = async (): Promise<Record<string, string>> => {
-    const r = await kubectl('get', 'nodes', '-o', 'json');
-    if (r.code !== 0) return {};
-    const items = (JSON.parse(r.out) as { items: { metadata: { name: string }; status: { conditions: { type: string; status: string }[] } }[] }).items;
-    return Object.fromEntries(items.map((i) => [i.metadata.name, i.status.conditions.find((c) => c.type === 'Ready')?.status ?? '']));
-  };
+  const kubectl = (...args: string[]) => kubectlRun(toolchain.kubectl, adminConf, ...args);
+  const readyNodes = () => nodeReadiness(toolchain.kubectl, adminConf);
   const members = async (n: Node): Promise<string[]> => (await must(n, `${ETCDCTL} member list`)).stdout.trim().split('\n').filter(Boolean);
 
   // addresses of their own: the control planes listen on fixed ports (6443, 2379, 2380) of them

@@ -9,11 +9,9 @@
  * Node, a CA rotation (old certificates get 401, new ones work), and a
  * deleted master leaving no process and no file behind.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Client } from 'ssh2';
 import { ensureKubeToolchain } from '../../runtime/kube';
 import { readState } from '../harness/state';
@@ -21,9 +19,9 @@ import { processesUsing } from '../../vimsim/kube/processes';
 import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
 import { caHash, clientCert, kubeconfig, makeClusterPki, type ClusterPki } from '../support/kube-pki';
 import { admin, CloudClient, startTestSim, type TestSim } from '../support/vimsim-helpers';
-import { freePort, sshConnect, sshExec, type ExecResult } from '../support/vimsim-ssh-helpers';
+import { kubectlRun, must, nodeReadiness, put, sh, until } from '../support/vimsim-node-shell';
+import { freePort, sshConnect } from '../support/vimsim-ssh-helpers';
 
-const run = promisify(execFile);
 const PASSWORD = 'Kube-pw-1!';
 const USER_DATA = `#cloud-config\npassword: ${PASSWORD}\nchpasswd: { expire: False }\nssh_pwauth: True\n`;
 const MV = { 'X-OpenStack-Nova-API-Version': '2.96' };
@@ -41,38 +39,8 @@ describe('vimsim Kubernetes (real kube-apiserver and etcd)', () => {
   let adminConf: string;
   const nodes: Record<string, Node> = {};
 
-  const sh = async (n: Node, command: string, stdin?: string): Promise<ExecResult> => sshExec(n.ssh, command, stdin === undefined ? {} : { stdin });
-  const must = async (n: Node, command: string, stdin?: string): Promise<ExecResult> => {
-    const r = await sh(n, command, stdin);
-    if (r.code !== 0) throw new Error(`${n.name}: \`${command}\` exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-    return r;
-  };
-  /** Writes a file as the product does: through stdin, never on the command line. */
-  const put = (n: Node, file: string, text: string, mode = '0644') => must(n, `sudo mkdir -p ${path.dirname(file)} && sudo tee ${file} >/dev/null && sudo chmod ${mode} ${file}`, text);
-  const kubectl = async (conf: string, ...args: string[]): Promise<{ code: number; out: string }> => {
-    try {
-      const r = await run(toolchain.kubectl, ['--kubeconfig', conf, '--request-timeout=5s', ...args], { encoding: 'utf8' });
-      return { code: 0, out: r.stdout };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout}${e.stderr}` };
-    }
-  };
-  const until = async <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
-  const nodeStatus = async (conf: string): Promise<Record<string, string>> => {
-    const r = await kubectl(conf, 'get', 'nodes', '-o', 'json');
-    if (r.code !== 0) return {};
-    const items = (JSON.parse(r.out) as { items: { metadata: { name: string }; status: { conditions: { type: string; status: string }[] } }[] }).items;
-    return Object.fromEntries(items.map((i) => [i.metadata.name, i.status.conditions.find((c) => c.type === 'Ready')?.status ?? '']));
-  };
+  const kubectl = (conf: string, ...args: string[]) => kubectlRun(toolchain.kubectl, conf, ...args);
+  const nodeStatus = (conf: string) => nodeReadiness(toolchain.kubectl, conf);
   // Addresses of their own, far above the first ones the harness's simulator hands out from the same pool: the
   // control planes listen on fixed ports (6443, 2379) of them, beside the clusters of e2e files running meanwhile.
   let booted = 0;

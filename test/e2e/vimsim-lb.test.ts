@@ -14,7 +14,9 @@ import http from 'node:http';
 import type { Client } from 'ssh2';
 import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
 import { admin, CloudClient, startTestSim, type TestSim } from '../support/vimsim-helpers';
-import { freePort, sshConnect, sshExec, type ExecResult } from '../support/vimsim-ssh-helpers';
+import { tackerHaproxyCfg, tackerKeepalivedConf } from '../support/tacker-lb-configs';
+import { must, sh } from '../support/vimsim-node-shell';
+import { freePort, sshConnect } from '../support/vimsim-ssh-helpers';
 
 const PASSWORD = 'Lb-pw-1!';
 const USER_DATA = `#cloud-config\npassword: ${PASSWORD}\nchpasswd: { expire: False }\nssh_pwauth: True\n`;
@@ -26,81 +28,6 @@ const API_PORT = 6443;
 const FRONT_PORT = 16443;
 
 interface Node { id: string; name: string; address: string; ssh: Client }
-
-/** What Tacker's modify_haproxy_conf writes (its MASTER_IPS being our backends here). */
-function haproxyCfg(backends: string[]): string {
-  return `global
-        log /dev/log    local0
-        log /dev/log    local1 notice
-        chroot /var/lib/haproxy
-        stats socket /run/haproxy/admin.sock mode 660 level admin expose-fd listeners
-        stats timeout 30s
-        user haproxy
-        group haproxy
-        daemon
-
-        # Default SSL material locations
-        ca-base /etc/ssl/certs
-        crt-base /etc/ssl/private
-
-        ssl-default-bind-ciphers ECDH+AESGCM:DH+AESGCM:ECDH+AES256:DH+AES256:ECDH+AES128:DH+AES:RSA+AESGCM:RSA+AES:!aNULL:!MD5:!DSS
-        ssl-default-bind-options no-sslv3
-
-defaults
-        log     global
-        mode    http
-        option  httplog
-        option  dontlognull
-        timeout connect 5000
-        timeout client  50000
-        timeout server  50000
-        errorfile 400 /etc/haproxy/errors/400.http
-        errorfile 403 /etc/haproxy/errors/403.http
-        errorfile 408 /etc/haproxy/errors/408.http
-        errorfile 500 /etc/haproxy/errors/500.http
-        errorfile 502 /etc/haproxy/errors/502.http
-        errorfile 503 /etc/haproxy/errors/503.http
-        errorfile 504 /etc/haproxy/errors/504.http
-
-frontend kubernetes-apiserver
-    mode                 tcp
-    bind                 *:${FRONT_PORT}
-    option               tcplog
-    default_backend      kubernetes-apiserver
-
-backend kubernetes-apiserver
-    mode        tcp
-    balance     roundrobin
-${backends.map((ip) => `    server  master${ip.split('.')[3]}  ${ip}:${API_PORT} check\n`).join('')}listen stats
-    bind               *:1080
-    stats auth         admin:awesomePassword
-    stats refresh      5s
-    stats realm        HAProxy\\ Statistics
-    stats uri          /admin?stats
-`;
-}
-
-/** What Tacker's modify_keepalived_conf writes for the master at `index`. */
-function keepalivedConf(index: number): string {
-  return `vrrp_script chk_haproxy {
-    script "killall -0 haproxy"
-    interval 3 fall 3
-}
-vrrp_instance VRRP1 {
-    state MASTER
-    interface ens3
-    virtual_router_id 51
-    priority ${103 - index}
-    advert_int 1
-    virtual_ipaddress {
-         ${VIP}/24
-    }
-    track_script {
-        chk_haproxy
-    }
-}
-`;
-}
 
 /** One HTTP request on a connection of its own: the body, or what went wrong. */
 function get(host: string, port = FRONT_PORT): Promise<string> {
@@ -123,12 +50,6 @@ describe('vimsim haproxy + keepalived (Tacker HA masters)', () => {
   const nodes: Node[] = [];
   const backends: http.Server[] = [];
 
-  const sh = (n: Node, command: string, stdin?: string): Promise<ExecResult> => sshExec(n.ssh, command, stdin === undefined ? {} : { stdin });
-  const must = async (n: Node, command: string, stdin?: string): Promise<ExecResult> => {
-    const r = await sh(n, command, stdin);
-    if (r.code !== 0) throw new Error(`${n.name}: \`${command}\` exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-    return r;
-  };
   const until = async <T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number): Promise<{ value: T; ms: number }> => {
     const started = Date.now();
     for (;;) {
@@ -207,13 +128,13 @@ describe('vimsim haproxy + keepalived (Tacker HA masters)', () => {
 
   it('runs them as configured: haproxy on each master, the VIP on the highest priority after the election', async () => {
     for (const [i, n] of nodes.entries()) {
-      await must(n, 'sudo tee /etc/haproxy/haproxy.cfg >/dev/null', haproxyCfg(BACKENDS));
+      await must(n, 'sudo tee /etc/haproxy/haproxy.cfg >/dev/null', tackerHaproxyCfg(BACKENDS, FRONT_PORT, API_PORT));
       // start_haproxy: start is a no-op on the running unit; `ss` finds nothing, so Tacker restarts it
       expect((await must(n, 'sudo systemctl enable haproxy && sudo systemctl start haproxy && sudo systemctl status haproxy | grep Active')).stdout).toContain('active (running)');
       await must(n, 'sudo systemctl restart haproxy');
       // haproxy answers on the master's own address at once
       expect(await get(n.address)).toMatch(/^backend [12]$/);
-      await must(n, 'sudo tee /etc/keepalived/keepalived.conf >/dev/null', keepalivedConf(i));
+      await must(n, 'sudo tee /etc/keepalived/keepalived.conf >/dev/null', tackerKeepalivedConf(i, VIP));
       expect((await must(n, 'sudo systemctl enable keepalived.service && sudo systemctl start keepalived.service && sudo systemctl status keepalived.service | grep Active')).stdout).toContain('running');
     }
     // keepalived 2.0 starts as a backup: the first master takes the VIP after 3 × 1 s + (256 − 103)/256 s
@@ -251,7 +172,7 @@ describe('vimsim haproxy + keepalived (Tacker HA masters)', () => {
   });
 
   it('fails a start on a config haproxy refuses, and the first master takes the VIP back when it boots again', async () => {
-    const bad = await sh(nodes[1], 'sudo tee /etc/haproxy/haproxy.cfg >/dev/null && sudo systemctl start haproxy', haproxyCfg(BACKENDS).replace('balance     roundrobin', 'balance roundrobin\n    frobnicate yes'));
+    const bad = await sh(nodes[1], 'sudo tee /etc/haproxy/haproxy.cfg >/dev/null && sudo systemctl start haproxy', tackerHaproxyCfg(BACKENDS, FRONT_PORT, API_PORT).replace('balance     roundrobin', 'balance roundrobin\n    frobnicate yes'));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Job for haproxy.service failed because the control process exited with error code.');
     expect(bad.stderr).toMatch(/\[ALERT\] \d{3}\/\d{6} \(\d+\) : parsing \[\/etc\/haproxy\/haproxy.cfg:\d+\] : unknown keyword 'frobnicate' in 'backend' section/);
