@@ -4,7 +4,7 @@
  * VIMSIM_AUTH_URL (required), VIMSIM_SERVICE_USER, VIMSIM_SERVICE_PASSWORD,
  * VIMSIM_SERVICE_PROJECT, VIMSIM_SEED_PROJECT, VIMSIM_SSH_PORT,
  * VIMSIM_SSH_USERS, VIMSIM_LOG_LEVEL; the Kubernetes control planes:
- * VIMSIM_KUBE_APISERVER, VIMSIM_ETCD, VIMSIM_KUBELET_LEASE_RENEW_MS,
+ * VIMSIM_KUBE_APISERVER, VIMSIM_KUBE_APISERVERS, VIMSIM_ETCD, VIMSIM_KUBELET_LEASE_RENEW_MS,
  * VIMSIM_KUBE_POD_BACKOFF_MS.
  */
 import path from 'node:path';
@@ -22,6 +22,9 @@ const SshUsersEnv = z.array(
     sudo: z.enum(['nopasswd', 'password', 'none']).optional(),
   }),
 );
+
+/** VIMSIM_KUBE_APISERVERS: {"v1.36.3": "/path/kube-apiserver-v1.36.3", ...}, the API servers by the version an image tag names. */
+const ApiserversEnv = z.record(z.string().regex(/^v\d+\.\d+\.\d+$/), z.string().min(1));
 
 /** VIMSIM_ADDRESS_BLOCK: 0-250, where the seeded subnets' address pools start (127.20.<block>.2). */
 function addressBlock(): number {
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
       sshUsers,
       kube: {
         apiserverBin: process.env.VIMSIM_KUBE_APISERVER || undefined,
+        apiserverBins: process.env.VIMSIM_KUBE_APISERVERS ? ApiserversEnv.parse(JSON.parse(process.env.VIMSIM_KUBE_APISERVERS)) : undefined,
         etcdBin: process.env.VIMSIM_ETCD || undefined,
         leaseRenewMs: process.env.VIMSIM_KUBELET_LEASE_RENEW_MS ? intFromEnv('VIMSIM_KUBELET_LEASE_RENEW_MS', 10_000) : undefined,
         podBackoffMs: intFromEnv('VIMSIM_KUBE_POD_BACKOFF_MS', 2000),

@@ -7,8 +7,11 @@
 # Binaries are written under a temporary name and renamed: a killed build
 # leaves no half-written binary behind. Cold: ~10 s of module downloads
 # (740 MB) and 5-6 min of compiling on 2 cores (2.4 GB peak RSS); warm: seconds.
+# Each version has its own module directory ($W/mod-<version>); SUFFIX names
+# the binaries (kube-apiserver$SUFFIX) so other versions sit beside the default.
 #
-#   K8S_VERSION=v1.37.2 W=<repo>/.tools/k8s bash runtime/kube/build.sh
+#   K8S_VERSION=v1.37.2 W=<repo>/.tools/k8s bash runtime/kube/build.sh kube-apiserver kubectl
+#   K8S_VERSION=v1.36.3 SUFFIX=-v1.36.3 W=<repo>/.tools/k8s bash runtime/kube/build.sh kube-apiserver
 set -euo pipefail
 
 K8S_VERSION=${K8S_VERSION:-v1.37.2}
@@ -17,7 +20,8 @@ command -v go >/dev/null || { echo "go is not on PATH: a Go toolchain >= the 'go
 export GOFLAGS=${GOFLAGS:--buildvcs=false}
 STAGING_VERSION=v0.${K8S_VERSION#v1.}
 MINOR=$(echo "$K8S_VERSION" | cut -d. -f2)
-M=$W/mod BIN=$W/bin LOGS=$W/logs
+SUFFIX=${SUFFIX:-}
+M=$W/mod-$K8S_VERSION BIN=$W/bin LOGS=$W/logs/$K8S_VERSION
 mkdir -p "$M" "$BIN" "$LOGS"
 cd "$M"
 log() { echo "[$(date +%H:%M:%S)] $*"; }
@@ -44,8 +48,8 @@ V="$V -X k8s.io/client-go/pkg/version.gitVersion=$K8S_VERSION -X k8s.io/client-g
 for cmd in "$@"; do
   t0=$(date +%s)
   log "go build $cmd (CGO_ENABLED=0, static, stripped; cold: kube-apiserver about 5 min on 2 cores, kubectl +25 s)"
-  CGO_ENABLED=0 nice -n 19 go build -trimpath -ldflags "-s -w $V" -o "$BIN/.$cmd.tmp" "k8s.io/kubernetes/cmd/$cmd" \
-    > "$LOGS/build-$cmd.log" 2>&1 || { tail -40 "$LOGS/build-$cmd.log" >&2; rm -f "$BIN/.$cmd.tmp"; exit 1; }
-  mv -f "$BIN/.$cmd.tmp" "$BIN/$cmd"
-  log "$cmd built in $(( $(date +%s) - t0 )) s ($(du -m "$BIN/$cmd" | cut -f1) MB)"
+  CGO_ENABLED=0 nice -n 19 go build -trimpath -ldflags "-s -w $V" -o "$BIN/.$cmd$SUFFIX.tmp" "k8s.io/kubernetes/cmd/$cmd" \
+    > "$LOGS/build-$cmd.log" 2>&1 || { tail -40 "$LOGS/build-$cmd.log" >&2; rm -f "$BIN/.$cmd$SUFFIX.tmp"; exit 1; }
+  mv -f "$BIN/.$cmd$SUFFIX.tmp" "$BIN/$cmd$SUFFIX"
+  log "$cmd $K8S_VERSION built in $(( $(date +%s) - t0 )) s ($(du -m "$BIN/$cmd$SUFFIX" | cut -f1) MB)"
 done

@@ -2,9 +2,11 @@
  * The Kubernetes toolchain the VIM simulator's control planes run on (see
  * docs/cluster-engine.md section 1): kube-apiserver and kubectl v1.37.2 built
  * from the Go module proxy into <project>/.tools/k8s/bin (runtime/kube/build.sh,
- * once per machine: ~5-7 min cold on 2 cores), and etcd from Debian's
- * etcd-server (scripts/install-test-deps.sh installs it when we are root).
- * A cached toolchain costs two `--version` calls.
+ * once per machine: ~5-7 min cold on 2 cores), kube-apiserver v1.36.3 beside
+ * it (kube-apiserver-v1.36.3, for minor upgrades: about 5 min more cold,
+ * seconds when the shared Go build cache has it), and etcd from Debian's etcd-server
+ * (scripts/install-test-deps.sh installs it when we are root). A cached
+ * toolchain costs one `--version` call per binary.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,13 +15,22 @@ import { withBuildLock } from '../build-lock';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 export const K8S_VERSION = 'v1.37.2';
+/**
+ * Older kube-apiservers the simulated masters can run (the version a static
+ * pod's image tag names). Only the API server: kubectl v1.37.2 talks to a
+ * v1.36 server within kubectl's supported skew of one minor.
+ */
+export const OLDER_APISERVERS = ['v1.36.3'];
 /** KUBE_TOOLS_DIR may point at another checkout's build (e.g. a worktree sharing the main checkout's). */
 export const KUBE_TOOLS = process.env.KUBE_TOOLS_DIR || path.join(PROJECT_ROOT, '.tools', 'k8s');
 const BUILD_SCRIPT = path.join(__dirname, 'build.sh');
 const INSTALL_DEPS = path.join(PROJECT_ROOT, 'scripts', 'install-test-deps.sh');
 
 export interface KubeToolchain {
+  /** kube-apiserver K8S_VERSION. */
   kubeApiserver: string;
+  /** Every kube-apiserver by version (K8S_VERSION and OLDER_APISERVERS). */
+  kubeApiservers: Record<string, string>;
   kubectl: string;
   etcd: string;
   version: string;
@@ -27,8 +38,17 @@ export interface KubeToolchain {
 
 /** The environment that tells the simulator where the binaries are. */
 export function kubeToolchainEnv(t: KubeToolchain): Record<string, string> {
-  return { VIMSIM_KUBE_APISERVER: t.kubeApiserver, VIMSIM_ETCD: t.etcd, VIMSIM_KUBECTL: t.kubectl };
+  return { VIMSIM_KUBE_APISERVER: t.kubeApiserver, VIMSIM_KUBE_APISERVERS: JSON.stringify(t.kubeApiservers), VIMSIM_ETCD: t.etcd, VIMSIM_KUBECTL: t.kubectl };
 }
+
+/** A binary to build: the command, its version and the file name it gets in bin/. */
+interface Target { command: string; version: string; file: string }
+
+const TARGETS: Target[] = [
+  { command: 'kube-apiserver', version: K8S_VERSION, file: 'kube-apiserver' },
+  { command: 'kubectl', version: K8S_VERSION, file: 'kubectl' },
+  ...OLDER_APISERVERS.map((v) => ({ command: 'kube-apiserver', version: v, file: `kube-apiserver-${v}` })),
+];
 
 function versionOf(bin: string, args: string[]): string | undefined {
   if (!fs.existsSync(bin)) return undefined;
@@ -37,18 +57,29 @@ function versionOf(bin: string, args: string[]): string | undefined {
 }
 
 /** Which of the built binaries are missing or of another version. */
-function missingBinaries(bin: string): string[] {
-  const missing: string[] = [];
-  if (!versionOf(path.join(bin, 'kube-apiserver'), ['--version'])?.includes(`Kubernetes ${K8S_VERSION}`)) missing.push('kube-apiserver');
-  if (!versionOf(path.join(bin, 'kubectl'), ['version', '--client'])?.includes(`Client Version: ${K8S_VERSION}`)) missing.push('kubectl');
-  return missing;
+function missingBinaries(bin: string): Target[] {
+  return TARGETS.filter((t) => {
+    const file = path.join(bin, t.file);
+    const ok = t.command === 'kubectl'
+      ? versionOf(file, ['version', '--client'])?.includes(`Client Version: ${t.version}`)
+      : versionOf(file, ['--version'])?.includes(`Kubernetes ${t.version}`);
+    return !ok;
+  });
 }
 
-function build(dir: string, commands: string[], log: (m: string) => void, stream: boolean): void {
+/** Builds the missing targets, one build.sh run per version (each has its own module directory). */
+function buildAll(dir: string, targets: Target[], log: (m: string) => void, stream: boolean): void {
+  for (const version of [...new Set(targets.map((t) => t.version))]) {
+    const commands = targets.filter((t) => t.version === version).map((t) => t.command);
+    build(dir, version, commands, version === K8S_VERSION ? '' : `-${version}`, log, stream);
+  }
+}
+
+function build(dir: string, version: string, commands: string[], suffix: string, log: (m: string) => void, stream: boolean): void {
   const t0 = Date.now();
-  log(`building ${commands.join(' and ')} ${K8S_VERSION} from the Go module proxy into ${path.join(dir, 'bin')} (about 5-7 min on 2 cores when nothing is cached; logs in ${path.join(dir, 'logs')})`);
+  log(`building ${commands.join(' and ')} ${version} from the Go module proxy into ${path.join(dir, 'bin')} (about 5-7 min on 2 cores when nothing is cached; logs in ${path.join(dir, 'logs')})`);
   const r = spawnSync('bash', [BUILD_SCRIPT, ...commands], {
-    env: { ...process.env, K8S_VERSION, W: dir },
+    env: { ...process.env, K8S_VERSION: version, SUFFIX: suffix, W: dir },
     encoding: 'utf8',
     // streamed: the steps show as they happen (CI logs); else handed to `log` at the end
     stdio: ['ignore', stream ? 'inherit' : 'pipe', 'pipe'],
@@ -57,7 +88,7 @@ function build(dir: string, commands: string[], log: (m: string) => void, stream
   });
   for (const line of (r.stdout ?? '').split('\n').filter(Boolean)) log(line);
   if (r.status !== 0) throw new Error(`Kubernetes toolchain build failed (exit ${r.status ?? r.signal}): ${r.stderr.trim().slice(-3000)}`);
-  log(`Kubernetes toolchain built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  log(`Kubernetes toolchain ${version} built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
 function findOnPath(name: string): string | undefined {
@@ -96,11 +127,12 @@ export function ensureKubeToolchain(log: (m: string) => void = () => undefined, 
   if (missingBinaries(bin).length > 0) {
     withBuildLock(path.join(dir, 'build.lock'), 'Kubernetes toolchain build', () => {
       const missing = missingBinaries(bin); // someone else may have built them meanwhile
-      if (missing.length > 0) build(dir, missing, log, opts.stream ?? false);
+      if (missing.length > 0) buildAll(dir, missing, log, opts.stream ?? false);
     }, log);
     const still = missingBinaries(bin);
-    if (still.length > 0) throw new Error(`the build left no usable ${still.join(', ')} ${K8S_VERSION} in ${bin}`);
+    if (still.length > 0) throw new Error(`the build left no usable ${still.map((t) => `${t.command} ${t.version}`).join(', ')} in ${bin}`);
   }
   const etcd = ensureEtcd(log);
-  return { kubeApiserver: path.join(bin, 'kube-apiserver'), kubectl: path.join(bin, 'kubectl'), etcd, version: K8S_VERSION };
+  const kubeApiservers = Object.fromEntries(TARGETS.filter((t) => t.command === 'kube-apiserver').map((t) => [t.version, path.join(bin, t.file)]));
+  return { kubeApiserver: path.join(bin, 'kube-apiserver'), kubeApiservers, kubectl: path.join(bin, 'kubectl'), etcd, version: K8S_VERSION };
 }

@@ -16,6 +16,7 @@ import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG, type KubeNode } from './node'
 import { newCsr, newPrivateKey, privateKeyPem } from './pki';
 import { PodSync } from './pod-sync';
 import { hostResolver } from './resolve';
+import { installedKubeVersion } from '../ssh/host/kube-packages';
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
 export const KUBELET_PKI = '/var/lib/kubelet/pki';
@@ -33,6 +34,8 @@ export class KubeletAgent {
   private readonly flags: Map<string, string>;
   private readonly renewMs: number;
   private readonly leaseSeconds: number;
+  /** The kubelet package's version when this kubelet started: an upgraded package counts after a restart. */
+  readonly version: string;
   private client?: KubeClient;
   private timer?: NodeJS.Timeout;
   private stopped = false;
@@ -52,6 +55,7 @@ export class KubeletAgent {
     this.leaseSeconds = s.nodeLeaseDurationSeconds;
     this.renewMs = node.runtime.settings.leaseRenewMs ?? s.nodeLeaseDurationSeconds * 250;
     this.podSync = new PodSync(node, this.nodeName);
+    this.version = installedKubeVersion(node.host, 'kubelet') ?? 'v1.37.2';
   }
 
   start(): void {
@@ -173,7 +177,7 @@ export class KubeletAgent {
         daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
         nodeInfo: {
           architecture: 'amd64', bootID: this.node.host.bootedAt, containerRuntimeVersion: 'containerd://1.7.24', kernelVersion: '5.4.0-169-generic',
-          kubeProxyVersion: '', kubeletVersion: 'v1.37.2', machineID: this.node.host.serverId.replace(/-/g, ''), operatingSystem: 'linux',
+          kubeProxyVersion: '', kubeletVersion: this.version, machineID: this.node.host.serverId.replace(/-/g, ''), operatingSystem: 'linux',
           osImage: 'Ubuntu 20.04.6 LTS', systemUUID: this.node.host.serverId,
         },
       },
@@ -194,9 +198,10 @@ export class KubeletAgent {
       this.node.log.info({ server: this.node.host.serverId, node: this.nodeName }, 'kubelet: node registered');
     } catch (err) {
       if (!(err instanceof KubeApiError) || err.reason !== 'AlreadyExists') throw err;
-      // the Node exists (a restarted kubelet, a rejoin): take it over
+      // the Node exists (a restarted kubelet, a rejoin): take it over, with this kubelet's nodeInfo (its version)
       const existing = await this.client!.get<{ metadata: { uid: string } }>(`/api/v1/nodes/${this.nodeName}`);
       this.nodeUid = existing.metadata.uid;
+      await this.client!.patch(`/api/v1/nodes/${this.nodeName}/status`, { status: { nodeInfo: this.nodeObject().status.nodeInfo } });
     }
     this.registered = true;
     this.lastReport = Date.now();

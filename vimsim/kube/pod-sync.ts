@@ -30,9 +30,15 @@ export class PodSync {
     const selector = encodeURIComponent(`spec.nodeName=${this.nodeName}`);
     const pods = (await client.get<{ items: PodObj[] }>(`/api/v1/pods?fieldSelector=${selector}`)).items;
     await this.mirrors(client, pods, nodeUid);
+    const unpulled = new Map(this.node.pods.view().filter((p) => p.state === 'ImagePullBackOff').map((p) => [`${p.name}-${this.nodeName}`, p]));
     for (const pod of pods) {
       const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`;
       const mirror = pod.metadata.annotations?.[MIRROR] !== undefined;
+      const pull = mirror ? unpulled.get(pod.metadata.name) : undefined;
+      if (pull) {
+        if (pod.status?.phase !== 'Pending') await client.patch(`${path}/status`, imagePullBackOff(pod, this.node.host.address, pull.image, pull.error ?? ''));
+        continue;
+      }
       if (pod.metadata.deletionTimestamp && !mirror) {
         // the containers are stopped: confirm the deletion
         try {
@@ -63,7 +69,8 @@ export class PodSync {
 
   /** One mirror pod per running static pod (`<name>-<node>` in the manifest's namespace); stale ones deleted. */
   private async mirrors(client: KubeClient, pods: PodObj[], nodeUid: string | undefined): Promise<void> {
-    const running = new Set(this.node.pods.view().filter((p) => p.state === 'running').map((p) => p.name));
+    // a pod whose image cannot be pulled has its mirror pod too (its status tells why)
+    const running = new Set(this.node.pods.view().filter((p) => p.state === 'running' || p.state === 'ImagePullBackOff').map((p) => p.name));
     const manifests = readManifests(this.node.host.fs, this.node.staticPodPath).pods.filter((m) => running.has(m.name));
     const wanted = new Map<string, { ns: string; body: Record<string, unknown> }>();
     for (const m of manifests) {
@@ -101,4 +108,25 @@ export class PodSync {
       if (!existing.has(key)) await client.apply(`/api/v1/namespaces/${ns}/pods`, body as never, 'retain');
     }
   }
+}
+
+/** The status the kubelet reports for a pod whose image it cannot pull. */
+function imagePullBackOff(pod: PodObj, hostIP: string, image: string, message: string) {
+  const now = metaTime();
+  return {
+    status: {
+      phase: 'Pending',
+      hostIP,
+      podIP: hostIP,
+      startTime: now,
+      conditions: [
+        { type: 'PodScheduled', status: 'True', lastTransitionTime: now, lastProbeTime: null },
+        { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: `containers with unready status: [${pod.spec.containers.map((c) => c.name).join(' ')}]`, lastTransitionTime: now, lastProbeTime: null },
+      ],
+      containerStatuses: pod.spec.containers.map((c) => ({
+        name: c.name, image, imageID: '', ready: false, restartCount: 0, started: false,
+        state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${image}": ErrImagePull: ${message.replace(/^Failed to pull image "[^"]*": /, '')}` } },
+      })),
+    },
+  };
 }

@@ -18,6 +18,12 @@ import type { ComponentFactory } from './static-pods';
 export interface KubeSettings {
   /** The built kube-apiserver (runtime/kube); without it apiserver pods cannot start. */
   apiserverBin?: string;
+  /**
+   * kube-apiservers by version ("v1.36.3"): a pod runs the one its image tag
+   * names, and a tag none has fails as an image pull does. Without them every
+   * tag runs `apiserverBin` (one version, as before upgrades were simulated).
+   */
+  apiserverBins?: Record<string, string>;
   /** Debian's etcd. */
   etcdBin?: string;
   /** Where the control planes' real files go: DATA_DIR/vimsim/kube. */
@@ -55,9 +61,18 @@ export class KubeRuntime {
     fs.mkdirSync(this.settings.dir, { recursive: true, mode: 0o700 });
   }
 
-  binaryFor(program: string): string | undefined {
-    const bin = program === 'kube-apiserver' ? this.settings.apiserverBin : program === 'etcd' ? this.settings.etcdBin : undefined;
-    return bin && fs.existsSync(bin) ? bin : undefined;
+  /** The binary a static pod runs, or why there is none ('no binary': no toolchain; 'no image': its tag is not built). */
+  binaryFor(program: string, image: string): string | 'no binary' | 'no image' {
+    let bin = program === 'etcd' ? this.settings.etcdBin : undefined;
+    if (program === 'kube-apiserver') {
+      const byVersion = this.settings.apiserverBins ?? {};
+      if (Object.keys(byVersion).length === 0) bin = this.settings.apiserverBin;
+      else {
+        bin = byVersion[image.slice(image.lastIndexOf(':') + 1)];
+        if (!bin) return 'no image';
+      }
+    }
+    return bin && fs.existsSync(bin) ? bin : 'no binary';
   }
 
   /** The host's Kubernetes side, made on first use. */

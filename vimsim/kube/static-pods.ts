@@ -35,6 +35,8 @@ interface Pod {
   /** The last exit of a crashed process: code and its last log lines. */
   lastExit?: { code: number | null; signal: string | null; at: string; log: string[] };
   error?: string;
+  /** The image could not be pulled (no binary of its version): no container exists. */
+  pullError?: string;
   retry?: NodeJS.Timeout;
 }
 
@@ -103,8 +105,15 @@ export class StaticPods {
       pod.component.start();
       return;
     }
-    const binary = this.node.runtime.binaryFor(spec.program);
-    if (!binary) {
+    const binary = this.node.runtime.binaryFor(spec.program, spec.image);
+    if (binary === 'no image') {
+      // a tag no binary was built for: containerd cannot pull it, the kubelet backs off (ImagePullBackOff)
+      pod.pullError = `Failed to pull image "${spec.image}": rpc error: code = NotFound desc = failed to pull and unpack image "${spec.image}": failed to resolve reference "${spec.image}": ${spec.image}: not found`;
+      pod.error = pod.pullError;
+      this.node.log.warn({ server: this.node.host.serverId, pod: spec.name, error: pod.error }, 'static pod image not pulled');
+      return;
+    }
+    if (binary === 'no binary') {
       // an image this simulator cannot run: the pod stays "running" doing nothing, as a sleeping container would
       pod.error = spec.program === 'etcd' || spec.program === 'kube-apiserver'
         ? `no ${spec.program} binary: the simulator was started without the Kubernetes toolchain (VIMSIM_KUBE_APISERVER / VIMSIM_ETCD)`
@@ -175,10 +184,11 @@ export class StaticPods {
       name: p.spec.name,
       program: p.spec.program,
       manifest: p.spec.file,
-      state: p.component ? 'running' : p.process?.running ? 'running' : p.error && !p.lastExit ? 'waiting' : 'crashloop',
+      state: p.component ? 'running' : p.process?.running ? 'running' : p.pullError ? 'ImagePullBackOff' : p.error && !p.lastExit ? 'waiting' : 'crashloop',
       pid: p.process?.running ? p.process.pid : undefined,
       restarts: p.restarts,
       startedAt: p.startedAt,
+      image: p.spec.image,
       error: p.error ?? p.component?.lastError,
       lastExit: p.lastExit,
     }));

@@ -80,21 +80,29 @@ function installCmd(ctx: CommandContext, p: ReturnType<typeof getopt>, names: st
     return 100;
   }
   const plan = resolveInstall(host, names);
-  const heldChanged = plan.filter((x) => host.held.has(x.name) && host.isInstalled(x.name));
+  const before = (name: string) => host.packages.get(name)?.version;
+  const fresh = plan.filter((x) => !before(x.name));
+  const upgraded = plan.filter((x) => before(x.name) && compareVersions(x.version, before(x.name)!) > 0);
+  const downgraded = plan.filter((x) => before(x.name) && compareVersions(x.version, before(x.name)!) < 0);
+  for (const n of names.map((s) => s.split('=')[0]).filter((n) => host.isInstalled(n) && !plan.some((x) => x.name === n))) {
+    ctx.io.stdout.write(`${n} is already the newest version (${before(n)}).\n`);
+  }
+  const heldChanged = plan.filter((x) => host.held.has(x.name) && before(x.name));
+  if (heldChanged.length > 0) ctx.io.stdout.write(`The following held packages will be changed:\n  ${heldChanged.map((x) => x.name).join(' ')}\n`);
+  if (upgraded.length > 0) ctx.io.stdout.write(`The following packages will be upgraded:\n  ${upgraded.map((x) => x.name).join(' ')}\n`);
+  if (downgraded.length > 0) ctx.io.stdout.write(`The following packages will be DOWNGRADED:\n  ${downgraded.map((x) => x.name).join(' ')}\n`);
+  if (fresh.length > 0) ctx.io.stdout.write(`The following NEW packages will be installed:\n  ${fresh.map((x) => x.name).join(' ')}\n`);
+  ctx.io.stdout.write(`${upgraded.length} upgraded, ${fresh.length} newly installed, ${downgraded.length ? `${downgraded.length} downgraded, ` : ''}0 to remove and 0 not upgraded.\n`);
+  if (plan.length === 0) return 0;
+  // apt's safety checks for -y: a held package changed, a downgrade
   if (heldChanged.length > 0 && !has(p, 'allow-change-held-packages')) {
-    ctx.io.stdout.write(`The following held packages will be changed:\n  ${heldChanged.map((x) => x.name).join(' ')}\n`);
     ctx.io.stderr.write('E: Held packages were changed and -y was used without --allow-change-held-packages.\n');
     return 100;
   }
-  for (const n of names.map((s) => s.split('=')[0]).filter((n) => host.isInstalled(n))) {
-    ctx.io.stdout.write(`${n} is already the newest version (${host.packages.get(n)!.version}).\n`);
+  if (downgraded.length > 0 && !has(p, 'allow-downgrades')) {
+    ctx.io.stderr.write('E: Packages were downgraded and -y was used without --allow-downgrades.\n');
+    return 100;
   }
-  if (plan.length === 0) {
-    ctx.io.stdout.write('0 upgraded, 0 newly installed, 0 to remove and 0 not upgraded.\n');
-    return 0;
-  }
-  ctx.io.stdout.write(`The following NEW packages will be installed:\n  ${plan.map((x) => x.name).join(' ')}\n`);
-  ctx.io.stdout.write(`0 upgraded, ${plan.length} newly installed, 0 to remove and 0 not upgraded.\n`);
   // -qq implies -y.
   const quiet = p.all.filter(([k, v]) => k === 'q' || (k === 'quiet' && v === '2')).length;
   if (!has(p, 'y', 'yes', 'assume-yes') && quiet < 2) {
@@ -102,8 +110,21 @@ function installCmd(ctx: CommandContext, p: ReturnType<typeof getopt>, names: st
     ctx.io.stdout.write('Do you want to continue? [Y/n] Abort.\n');
     return 1;
   }
+  for (const x of plan) {
+    if (before(x.name)) ctx.io.stdout.write(`Unpacking ${x.name} (${x.version}) over (${before(x.name)}) ...\n`);
+  }
   for (const x of plan) ctx.io.stdout.write(`Setting up ${x.name} (${x.version}) ...\n`);
   install(host, plan);
+  return 0;
+}
+
+/** Debian version order, as far as the simulated mirror's versions need it (numeric runs compared as numbers). */
+function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split(/[^0-9]+/).filter(Boolean).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+  }
   return 0;
 }
 

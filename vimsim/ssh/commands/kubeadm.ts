@@ -1,18 +1,21 @@
 /**
  * The kubeadm CLI (package kubeadm of pkgs.k8s.io): init (and `init phase
  * certs|kubeconfig|control-plane|etcd|kubelet-start`), join, reset, token,
- * version, config images. The work is in vimsim/kube/kubeadm; this parses the
- * command line and prints errors as kubeadm does (exit 1).
+ * upgrade plan|apply|node, version, config images. The work is in
+ * vimsim/kube/kubeadm; this parses the command line and prints errors as
+ * kubeadm does (exit 1). Its version is the installed package's.
  */
-import { ConfigError, readConfigFile, parseConfigText, type KubeadmConfigFile } from '../../kube/kubeadm/config';
+import { ConfigError, defaultCluster, readConfigFile, parseConfigText, type KubeadmConfigFile } from '../../kube/kubeadm/config';
 import { PhaseError } from '../../kube/kubeadm/certs';
 import { initPhase, kubeadmInit, type KubeadmIo } from '../../kube/kubeadm/init';
 import { kubeadmJoin } from '../../kube/kubeadm/join';
 import { kubeadmReset } from '../../kube/kubeadm/reset';
 import { randomToken } from '../../kube/kubeadm/bootstrap';
 import { tokenCreate, tokenDelete, tokenList } from '../../kube/kubeadm/token';
+import { parseVersion, upgradeApply, upgradeNode, upgradePlan } from '../../kube/kubeadm/upgrade';
 import YAML from 'yaml';
-import { getopt, has, isRoot, value, values, type CommandContext, type CommandTable } from './types';
+import { installedKubeVersion } from '../host/kube-packages';
+import { getopt, has, isRoot, value, values, type CommandContext, type CommandTable, type ParsedArgs } from './types';
 
 const VALUED = [
   'config', 'ignore-preflight-errors', 'skip-phases', 'kubeconfig', 'ttl', 'description', 'usages', 'groups', 'token', 'discovery-token',
@@ -24,7 +27,28 @@ const STACK_HINT = 'To see the stack trace of this error execute with --v=5 or h
 
 /** The installed kubeadm's version (the package's, e.g. 1.37.2-1.1 → v1.37.2). */
 function version(ctx: CommandContext, pkg = 'kubeadm'): string {
-  return `v${(ctx.sh.host.packages.get(pkg)?.version ?? '1.37.2').replace(/-.*$/, '')}`;
+  return installedKubeVersion(ctx.sh.host, pkg) ?? 'v1.37.2';
+}
+
+/** A boolean flag: absent → its default, `--x` → true, `--x=false` → false. */
+function bool(p: ParsedArgs, name: string, fallback: boolean): boolean {
+  const v = p.flags.get(name);
+  return v === undefined ? fallback : v === true || v !== 'false';
+}
+
+/**
+ * init's kubernetesVersion: kubeadm's own when the config has none (offline,
+ * the stable marker falls back to it); below kubeadm's minimum it refuses.
+ */
+function initVersion(ctx: CommandContext, file: KubeadmConfigFile): KubeadmConfigFile {
+  const cluster = file.cluster ?? defaultCluster();
+  cluster.kubernetesVersion ??= version(ctx);
+  const want = parseVersion(cluster.kubernetesVersion);
+  const kubeadmVersion = parseVersion(version(ctx))!;
+  if (want && want.minor < kubeadmVersion.minor - 1) {
+    throw new ConfigError(`this version of kubeadm only supports deploying clusters with the control plane version >= ${kubeadmVersion.major}.${kubeadmVersion.minor - 1}.0. Current version: ${cluster.kubernetesVersion}`);
+  }
+  return { ...file, cluster };
 }
 
 function versionInfo(v: string) {
@@ -104,7 +128,7 @@ async function kubeadm(ctx: CommandContext): Promise<number> {
           await initPhase(kio, config(ctx, p, 'init'), rest[1], rest[2], { uploadCerts: has(p, 'upload-certs'), certificateKey: value(p, 'certificate-key'), kubeconfig });
           return 0;
         }
-        await kubeadmInit(kio, config(ctx, p, 'init'), { ignore: list(p, 'ignore-preflight-errors'), skip: list(p, 'skip-phases'), uploadCerts: has(p, 'upload-certs'), certificateKey: value(p, 'certificate-key') });
+        await kubeadmInit(kio, initVersion(ctx, config(ctx, p, 'init')), { ignore: list(p, 'ignore-preflight-errors'), skip: list(p, 'skip-phases'), uploadCerts: has(p, 'upload-certs'), certificateKey: value(p, 'certificate-key') });
         return 0;
       }
       case 'join': {
@@ -118,6 +142,19 @@ async function kubeadm(ctx: CommandContext): Promise<number> {
         if (!isRoot(ctx)) return notRoot(ctx);
         const certDir = value(p, 'cert-dir');
         await kubeadmReset(kio, { force: has(p, 'f', 'force'), answer: () => ctx.io.stdin.readLine(), certificatesDir: certDir });
+        return 0;
+      }
+      case 'upgrade': {
+        if (!isRoot(ctx)) return notRoot(ctx);
+        const ignore = list(p, 'ignore-preflight-errors');
+        const etcdUpgrade = bool(p, 'etcd-upgrade', true);
+        if (rest[0] === 'plan') await upgradePlan(kio, { kubeconfig, ignore });
+        else if (rest[0] === 'apply') {
+          await upgradeApply(kio, rest[1], {
+            kubeconfig, ignore, etcdUpgrade, yes: has(p, 'y', 'yes'), force: has(p, 'f', 'force'), answer: () => ctx.io.stdin.readLine(),
+          });
+        } else if (rest[0] === 'node') await upgradeNode(kio, { ignore, etcdUpgrade });
+        else throw new Error(`unknown command "${rest[0] ?? ''}" for "kubeadm upgrade"`);
         return 0;
       }
       case 'token': {

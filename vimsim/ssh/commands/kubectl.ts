@@ -1,11 +1,16 @@
 /**
  * A minimal kubectl on the simulated hosts that really calls the API server
  * with the kubeconfig's credentials: `get nodes` (-o wide|name|json),
- * `get --raw PATH`, `version`, `cluster-info`. Errors read as kubectl's.
+ * `get --raw PATH`, `version`, `cluster-info`, `cordon`, `uncordon`, `drain`
+ * (vimsim/kube/drain.ts). Its version is the installed package's. Errors
+ * read as kubectl's.
  */
 import { KubeApiError, KubeClient } from '../../kube/client';
+import { drain, setUnschedulable } from '../../kube/drain';
+import { parseDuration } from '../../kube/duration';
 import { credentialsFrom } from '../../kube/kubeconfig';
 import { hostResolver } from '../../kube/resolve';
+import { installedKubeVersion } from '../host/kube-packages';
 import { getopt, has, value, type CommandContext, type CommandTable } from './types';
 
 interface NodeObj {
@@ -52,11 +57,12 @@ function kubeErrorText(err: unknown, server: string): string {
 }
 
 async function kubectl(ctx: CommandContext): Promise<number> {
-  const p = getopt(ctx.args, ['kubeconfig', 'o', 'output', 'raw', 'n', 'namespace', 'context', 's', 'server']);
+  const p = getopt(ctx.args, ['kubeconfig', 'o', 'output', 'raw', 'n', 'namespace', 'context', 's', 'server', 'timeout', 'grace-period', 'request-timeout']);
   const [verb, resource] = p.operands;
   const { host } = ctx.sh;
+  const clientVersion = installedKubeVersion(host, 'kubectl') ?? 'v1.37.2';
   if (verb === 'version' && has(p, 'client')) {
-    ctx.io.stdout.write(`Client Version: v${(host.packages.get('kubectl')?.version ?? '1.37.2').replace(/-.*$/, '')}\nKustomize Version: v5.8.1\n`);
+    ctx.io.stdout.write(`Client Version: ${clientVersion}\nKustomize Version: v5.8.1\n`);
     return 0;
   }
   const file = value(p, 'kubeconfig') ?? ctx.sh.env.get('KUBECONFIG') ?? `${ctx.sh.env.get('HOME') ?? ctx.sh.user.home}/.kube/config`;
@@ -73,7 +79,8 @@ async function kubectl(ctx: CommandContext): Promise<number> {
     ctx.io.stderr.write(`error: error loading config file "${file}": open ${file}: permission denied\n`);
     return 1;
   }
-  const creds = credentialsFrom(host.fs, path);
+  const server = value(p, 's', 'server');
+  const creds = { ...credentialsFrom(host.fs, path), ...(server ? { server } : {}) };
   const client = new KubeClient(creds, { resolve: hostResolver(host), timeoutMs: 30_000 });
   try {
     if (verb === 'get' && value(p, 'raw')) {
@@ -92,15 +99,36 @@ async function kubectl(ctx: CommandContext): Promise<number> {
     }
     if (verb === 'version') {
       const v = await client.get<{ gitVersion: string }>('/version');
-      ctx.io.stdout.write(`Client Version: v1.37.2\nKustomize Version: v5.8.1\nServer Version: ${v.gitVersion}\n`);
+      ctx.io.stdout.write(`Client Version: ${clientVersion}\nKustomize Version: v5.8.1\nServer Version: ${v.gitVersion}\n`);
       return 0;
+    }
+    if ((verb === 'cordon' || verb === 'uncordon' || verb === 'drain') && !resource) {
+      ctx.io.stderr.write(`error: USAGE: ${verb} NODE [flags]\nSee 'kubectl ${verb} -h' for help and examples\n`);
+      return 1;
+    }
+    const out = (l: string) => ctx.io.stdout.write(`${l}\n`);
+    if (verb === 'cordon' || verb === 'uncordon') {
+      await setUnschedulable(client, resource, verb === 'cordon', out);
+      return 0;
+    }
+    if (verb === 'drain') {
+      const timeout = value(p, 'timeout');
+      const timeoutMs = timeout === undefined ? 0 : parseDuration(timeout);
+      if (timeoutMs === undefined) {
+        ctx.io.stderr.write(`error: invalid argument "${timeout}" for "--timeout" flag: time: invalid duration "${timeout}"\n`);
+        return 1;
+      }
+      return await drain(client, resource, {
+        ignoreDaemonsets: has(p, 'ignore-daemonsets'), deleteEmptydirData: has(p, 'delete-emptydir-data', 'delete-local-data'), force: has(p, 'force'),
+        timeoutMs, out, err: (l) => ctx.io.stderr.write(`${l}\n`),
+      });
     }
     if (verb === 'cluster-info') {
       await client.get('/version');
       ctx.io.stdout.write(`Kubernetes control plane is running at ${creds.server}\n\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n`);
       return 0;
     }
-    ctx.io.stderr.write(`error: the simulated kubectl knows "get nodes", "get --raw", "version" and "cluster-info", not "${p.operands.join(' ')}"\n`);
+    ctx.io.stderr.write(`error: the simulated kubectl knows "get nodes", "get --raw", "version", "cluster-info", "cordon", "uncordon" and "drain", not "${p.operands.join(' ')}"\n`);
     return 1;
   } catch (err) {
     ctx.io.stderr.write(`${kubeErrorText(err, creds.server)}\n`);

@@ -9,7 +9,7 @@ import type { SimHost } from './host';
 
 export const KUBE_PACKAGES = new Set(['kubelet', 'kubeadm', 'kubectl', 'cri-tools', 'kubernetes-cni']);
 /** The latest patch release per minor in the simulated repositories. */
-const LATEST_PATCH: Record<number, number> = { 28: 15, 29: 15, 30: 14, 31: 14, 32: 11, 33: 7, 34: 3, 35: 2, 36: 1, 37: 2 };
+const LATEST_PATCH: Record<number, number> = { 28: 15, 29: 15, 30: 14, 31: 14, 32: 11, 33: 7, 34: 3, 35: 2, 36: 3, 37: 2 };
 const TOOL_VERSIONS: Record<string, (minor: number) => string> = {
   'cri-tools': (minor) => `1.${minor}.0-1.1`,
   'kubernetes-cni': () => '1.7.1-1.1',
@@ -25,6 +25,12 @@ const ROOT = { name: 'root', uid: 0, home: '/root' };
 export function kubeRepoMinor(line: string): number | undefined {
   const m = /https?:\/\/pkgs\.k8s\.io\/core:\/stable:\/v1\.(\d+)\/deb\/?/.exec(line);
   return m ? Number(m[1]) : undefined;
+}
+
+/** The Kubernetes version of an installed package ("1.36.3-1.1" → "v1.36.3"); undefined when it is not installed. */
+export function installedKubeVersion(host: SimHost, name: string): string | undefined {
+  const v = host.packages.get(name)?.version;
+  return v ? `v${v.replace(/-.*$/, '')}` : undefined;
 }
 
 /** Versions apt can install of a Kubernetes package, newest first (none without the repository). */
@@ -79,8 +85,9 @@ export function installPackageFiles(host: SimHost, name: string): void {
       file('/usr/lib/systemd/system/kubelet.service', KUBELET_UNIT);
       fs.mkdir('/etc/kubernetes/manifests', ROOT, { parents: true, origin: 'package' });
       fs.mkdir('/var/lib/kubelet', ROOT, { parents: true, origin: 'package', mode: 0o700 });
-      // enabled and started: it restarts every 10 s until kubeadm gives it a configuration
-      host.services.set('kubelet', { active: true, enabled: true, failed: false });
+      // enabled and started: it restarts every 10 s until kubeadm gives it a configuration; an
+      // upgrade leaves the unit as it is (the running kubelet is the old one until it is restarted)
+      if (!host.services.has('kubelet')) host.services.set('kubelet', { active: true, enabled: true, failed: false });
       break;
     case 'kubeadm':
       file('/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf', KUBEADM_DROPIN);
