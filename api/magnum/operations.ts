@@ -7,21 +7,16 @@
  * crash left unstarted and settles any whose workflow ended without a final
  * status, so no cluster sits IN_PROGRESS with nothing running.
  */
-import crypto from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import {
   beginOperation, magnumClusterById, magnumClusters, markWorkflowStarted, Refused, unstartedOperations, writeFenced,
   type BeginOperation, type MagnumClusterRow,
 } from '../../common/db/repos/magnum/clusters';
 import { HttpError } from '../../common/http-error';
-import { SA_CLUSTER_STATUS } from '../../common/search-attributes';
 import { isInProgress, type ClusterStatus } from '../../model/magnum/status';
-import type { MagnumOpInput } from '../../ops/magnum/shared/contracts';
-import { MAGNUM_CLUSTER_OPERATIONS } from '../../ops/registry';
+import { magnumWorkflowStart, newOperationId } from '../../ops/magnum/start';
 import type { ApiContext } from '../context';
 import { eq } from 'drizzle-orm';
-
-export const newOperationId = (op: string) => `magnum-${op}-${crypto.randomUUID()}`;
 
 /** Records the operation (or refuses it: nothing written), then starts its workflow. */
 export async function startMagnumOperation(ctx: ApiContext, clusterId: string, b: Omit<BeginOperation, 'operationId'>): Promise<MagnumClusterRow> {
@@ -38,15 +33,9 @@ export async function startMagnumOperation(ctx: ApiContext, clusterId: string, b
 
 /** Starts the workflow the row names (idempotent: its id is the operation id). */
 export async function startMagnumWorkflow(ctx: ApiContext, row: MagnumClusterRow): Promise<void> {
-  const op = MAGNUM_CLUSTER_OPERATIONS[row.operation];
-  const input: MagnumOpInput = { clusterId: row.id, operationId: row.operationId, heatPollMs: ctx.cfg.heatPollMs, heatPollMaxMs: ctx.cfg.heatPollMaxMs, rollback: row.opParams.rollback === true };
-  const summary = op.summary({ clusterId: row.id, clusterName: row.name, params: row.opParams }).replace(/\s+/g, ' ').slice(0, 200);
+  const { workflowType, options } = magnumWorkflowStart(row, ctx.cfg);
   try {
-    await ctx.temporal.workflow.start(op.workflowType, {
-      workflowId: row.operationId, taskQueue: ctx.cfg.taskQueue, args: [input], staticSummary: summary,
-      staticDetails: [`**Cluster** ${row.name} (${row.id})`, `**Project** ${row.projectId}`, `**Operation** ${row.operation}`, '```json', JSON.stringify(row.opParams, null, 2), '```'].join('\n\n'),
-      typedSearchAttributes: [{ key: SA_CLUSTER_STATUS, value: row.status }],
-    });
+    await ctx.temporal.workflow.start(workflowType, options);
   } catch (e) {
     if (!(e instanceof WorkflowExecutionAlreadyStartedError)) {
       ctx.log.error({ err: { message: (e as Error).message }, clusterId: row.id }, 'could not start the Magnum operation workflow');

@@ -4,8 +4,8 @@
  * Built from the op occ as recorded: its operationParams are already masked
  * by schema, so no secret reaches Temporal.
  */
-import { operationModule } from '../ops/registry';
-import type { vnfInstances, vnfLcmOpOccs } from '../common/db/schema';
+import { operationModule } from '../registry';
+import type { vnfInstances, vnfLcmOpOccs } from '../../common/db/schema';
 
 type Op = Pick<typeof vnfLcmOpOccs.$inferSelect, 'id' | 'vnfInstanceId' | 'projectId' | 'operation' | 'operationParams'>;
 type Instance = Pick<typeof vnfInstances.$inferSelect, 'vnfInstanceName' | 'vimId'>;

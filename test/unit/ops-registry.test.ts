@@ -2,7 +2,7 @@
 import * as bundle from '../../workflows';
 import { LCM_OPERATIONS } from '../../engine/contracts';
 import { VNF_LCM_OPERATIONS } from '../../ops/registry';
-import { describeOperation } from '../../api/operation-summary';
+import { describeOperation } from '../../ops/vnflcm/summary';
 
 test('every VNF LCM operation has its own workflow type, exported by the worker bundle', () => {
   const types = LCM_OPERATIONS.map((op) => VNF_LCM_OPERATIONS[op].workflowType);

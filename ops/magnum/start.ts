@@ -1,0 +1,29 @@
+/**
+ * How a recorded Magnum operation's workflow is started, by the API (a
+ * request) and by the worker (auto-healing) alike: its type, id (the
+ * operation id, so a second start finds the first), input and what the Web
+ * UI shows of it.
+ */
+import type { WorkflowStartOptions } from '@temporalio/client';
+import crypto from 'node:crypto';
+import type { Config } from '../../common/config';
+import type { MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
+import { SA_CLUSTER_STATUS } from '../../common/search-attributes';
+import type { MagnumOpInput } from './shared/contracts';
+import { MAGNUM_CLUSTER_OPERATIONS } from '../registry';
+
+export const newOperationId = (op: string) => `magnum-${op}-${crypto.randomUUID()}`;
+
+export function magnumWorkflowStart(row: MagnumClusterRow, cfg: Config): { workflowType: string; options: WorkflowStartOptions<(i: MagnumOpInput) => Promise<string>> } {
+  const op = MAGNUM_CLUSTER_OPERATIONS[row.operation];
+  const input: MagnumOpInput = { clusterId: row.id, operationId: row.operationId, heatPollMs: cfg.heatPollMs, heatPollMaxMs: cfg.heatPollMaxMs, rollback: row.opParams.rollback === true };
+  const summary = op.summary({ clusterId: row.id, clusterName: row.name, params: row.opParams }).replace(/\s+/g, ' ').slice(0, 200);
+  return {
+    workflowType: op.workflowType,
+    options: {
+      workflowId: row.operationId, taskQueue: cfg.taskQueue, args: [input], staticSummary: summary,
+      staticDetails: [`**Cluster** ${row.name} (${row.id})`, `**Project** ${row.projectId}`, `**Operation** ${row.operation}`, '```json', JSON.stringify(row.opParams, null, 2), '```'].join('\n\n'),
+      typedSearchAttributes: [{ key: SA_CLUSTER_STATUS, value: row.status }],
+    },
+  };
+}
