@@ -14,6 +14,8 @@ export interface CloudOptions {
   dataDir: string;
   keystonePort: number;
   heatPort: number;
+  /** Octavia's API; default 9876. */
+  octaviaPort?: number;
   vimsimPort: number;
   /** Base URL of the product API (the catalog's nfv-orchestration and container-infra). */
   apiUrl: string;
@@ -49,7 +51,7 @@ export async function startCloud(o: CloudOptions): Promise<RunningCloud> {
   let stopping = false;
   const restarts: number[] = [];
   const openstack: EmbeddedCloud = await startEmbeddedCloud({
-    dataDir: o.dataDir, keystonePort: o.keystonePort, heatPort: o.heatPort, heatSleepScale: o.heatSleepScale, heatDatabaseUrl: o.heatDatabaseUrl,
+    dataDir: o.dataDir, keystonePort: o.keystonePort, heatPort: o.heatPort, octaviaPort: o.octaviaPort, heatSleepScale: o.heatSleepScale, heatDatabaseUrl: o.heatDatabaseUrl,
     simulatorUrl, apiUrl: o.apiUrl, log: o.log, stdio: o.stdio?.openstack, adminPassword: o.env.ADMIN_PASSWORD || undefined,
     onUnexpectedExit: (name) => {
       if (stopping || name !== 'heat') return;

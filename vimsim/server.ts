@@ -17,6 +17,8 @@ import { imageRouter } from './image/routes';
 import { kubeDir, KubeRuntime, type KubeSettings } from './kube/runtime';
 import { Transitions } from './lifecycle/transitions';
 import { networkRouter } from './network/routes';
+import { Balancers } from './octavia/balancers';
+import { octaviaRouter, requireOctavia } from './octavia/routes';
 import { requireCloudAdmin } from './sim/admin-auth';
 import { adminRouter } from './sim/routes';
 import { Stats } from './sim/stats';
@@ -130,6 +132,8 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
   app.use('/network', networkRouter(store, faults, service));
   app.use('/image', imageRouter(store, service));
   app.use('/volume', volumeRouter(domain, service));
+  const balancers = new Balancers(store, logger);
+  app.use('/sim/octavia', requireOctavia(auth, opts.seedProject ?? 'admin'), octaviaRouter(store, balancers));
   app.use('/sim', requireCloudAdmin(auth, opts.seedProject ?? 'admin'), adminRouter({ sshRoutes: sshAdminRouter(ssh), store, faults, timing: transitions.timing, stats, ssh, kube }));
   app.use((req, res) => {
     logger.warn({ method: req.method, path: req.originalUrl }, 'unrouted request');
@@ -166,6 +170,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
         // Timers stop but pending changes stay recorded: a restart resumes them.
         transitions.stop();
         ssh.close();
+        void balancers.close();
         // every kube-apiserver and etcd stops before the simulator says it is closed
         const kubeStopped = ssh.closeKube().catch((err: unknown) => logger.error({ err }, 'control planes could not be stopped'));
         server.close(() => {

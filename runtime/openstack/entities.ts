@@ -17,7 +17,7 @@ export interface CatalogEntry {
 
 const trim = (u: string) => u.replace(/\/+$/, '');
 
-export function catalog(o: { keystonePort: number; heatPort: number; simulatorUrl: string; apiUrl: string }): CatalogEntry[] {
+export function catalog(o: { keystonePort: number; heatPort: number; octaviaPort: number; simulatorUrl: string; apiUrl: string }): CatalogEntry[] {
   const sim = trim(o.simulatorUrl);
   const api = trim(o.apiUrl);
   return [
@@ -27,6 +27,7 @@ export function catalog(o: { keystonePort: number; heatPort: number; simulatorUr
     { type: 'network', name: 'neutron', url: `${sim}/network` },
     { type: 'image', name: 'glance', url: `${sim}/image` },
     { type: 'volumev3', name: 'cinderv3', url: `${sim}/volume/v3/$(project_id)s` },
+    { type: 'load-balancer', name: 'octavia', url: `http://127.0.0.1:${o.octaviaPort}` },
     { type: 'nfv-orchestration', name: 'tacker', url: api },
     { type: 'container-infra', name: 'magnum', url: `${api}/v1` },
   ];
@@ -120,7 +121,7 @@ export async function syncEntities(o: EntityOptions): Promise<void> {
 
   const u = o.users;
   const results = await Promise.all(
-    [u.heat, u.vimsim, u.nfv].map(async (user) => {
+    [u.heat, u.vimsim, u.nfv, u.octavia].map(async (user) => {
       const r = await syncUser(ks, user, 'default');
       await Promise.all([ks.grant('projects', project, r.id, admin), ks.grant('projects', project, r.id, service)]);
       return r.changed;

@@ -1,8 +1,10 @@
 /**
- * Installs Keystone + Heat (+ gunicorn, the openstack CLI) from PyPI into one
+ * Installs Keystone, Heat, Octavia (+ gunicorn, the openstack CLI) from PyPI into one
  * project-local venv, <project>/.tools/openstack/venv. Rebuilt only when the
  * pins change (stamp = hash of requirements.txt + constraints.txt) or the venv
- * is unusable (no stamp: a killed install; a vanished interpreter).
+ * is unusable (no stamp: a killed install; a vanished interpreter). Our Octavia
+ * provider (octavia_provider/) is registered by a dist-info of its own with
+ * the entry point, checked at every call.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -18,7 +20,7 @@ const CONSTRAINTS = path.join(__dirname, 'constraints.txt');
 const STAMP = path.join(VENV, '.nfv-pins.sha256');
 const LOCK = path.join(OPENSTACK_TOOLS, 'install.lock');
 /** Executables the product runs; all must exist in a usable venv. */
-const NEEDED = ['python', 'keystone-manage', 'heat-manage', 'gunicorn', 'openstack'];
+const NEEDED = ['python', 'keystone-manage', 'heat-manage', 'octavia-api', 'gunicorn', 'openstack'];
 
 export function pinsHash(): string {
   const h = crypto.createHash('sha256');
@@ -60,7 +62,7 @@ function pythonForVenv(): string {
 
 function build(hash: string, log: (m: string) => void): void {
   const t0 = Date.now();
-  log(`installing Keystone + Heat into ${VENV} (pip, a few minutes at most) ...`);
+  log(`installing Keystone, Heat and Octavia into ${VENV} (pip, a few minutes at most) ...`);
   killStrayPip();
   fs.rmSync(VENV, { recursive: true, force: true });
   const py = pythonForVenv();
@@ -83,12 +85,39 @@ function build(hash: string, log: (m: string) => void): void {
   log(`OpenStack venv ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * Octavia finds provider (and network) drivers by entry point; the package itself is imported from this directory (octavia_api.py runs from it).
+ */
+const PROVIDER_DIST = 'nfv_octavia_provider-1.0.dist-info';
+const PROVIDER_FILES: Record<string, string> = {
+  METADATA: 'Metadata-Version: 2.1\nName: nfv-octavia-provider\nVersion: 1.0\n',
+  'entry_points.txt':
+    '[octavia.api.drivers]\nvimsim = octavia_provider.driver:SimulatorProviderDriver\n' +
+    '[octavia.network.drivers]\nvimsim_network_noop = octavia_provider.network:NetworkDriver\n',
+  INSTALLER: 'nfv\n',
+};
+
+function registerOctaviaProvider(): void {
+  const lib = path.join(VENV, 'lib');
+  for (const py of fs.readdirSync(lib).filter((d) => d.startsWith('python'))) {
+    const dist = path.join(lib, py, 'site-packages', PROVIDER_DIST);
+    for (const [name, content] of Object.entries(PROVIDER_FILES)) {
+      const file = path.join(dist, name);
+      if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === content) continue;
+      fs.mkdirSync(dist, { recursive: true });
+      fs.writeFileSync(file, content);
+    }
+  }
+}
+
 /** Returns the venv path; installs or rebuilds it when needed. Idempotent. */
 export function ensureOpenStackInstalled(log: (m: string) => void = () => undefined): string {
   const hash = pinsHash();
-  if (usable(hash)) return VENV;
-  return withBuildLock(LOCK, 'OpenStack install', () => {
-    if (!usable(hash)) build(hash, log); // someone else may have built it meanwhile
-    return VENV;
-  }, log);
+  if (!usable(hash)) {
+    withBuildLock(LOCK, 'OpenStack install', () => {
+      if (!usable(hash)) build(hash, log); // someone else may have built it meanwhile
+    }, log);
+  }
+  registerOctaviaProvider();
+  return VENV;
 }

@@ -1,7 +1,7 @@
 /**
- * Manual use: runs the embedded Keystone + Heat until Ctrl-C.
+ * Manual use: runs the embedded Keystone, Heat and Octavia until Ctrl-C.
  *   DATA_DIR=/tmp/x KEYSTONE_PORT=15000 HEAT_PORT=15004 npx tsx runtime/openstack/main.ts
- * Env: DATA_DIR (./data), KEYSTONE_PORT (5000), HEAT_PORT (8004), HEAT_TASK_SLEEP_SCALE (1),
+ * Env: DATA_DIR (./data), KEYSTONE_PORT (5000), HEAT_PORT (8004), OCTAVIA_PORT (9876), HEAT_TASK_SLEEP_SCALE (1),
  * VIMSIM_URL (http://127.0.0.1:9891), API_URL (http://127.0.0.1:9890), HEAT_DATABASE_URL (SQLite),
  * KEYSTONE_TOKEN_EXPIRATION (3600 s).
  */
@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     dataDir: path.resolve(e.DATA_DIR ?? 'data'),
     keystonePort: Number(e.KEYSTONE_PORT ?? 5000),
     heatPort: Number(e.HEAT_PORT ?? 8004),
+    octaviaPort: Number(e.OCTAVIA_PORT ?? 9876),
     heatSleepScale: e.HEAT_TASK_SLEEP_SCALE ? Number(e.HEAT_TASK_SLEEP_SCALE) : undefined,
     simulatorUrl: e.VIMSIM_URL ?? 'http://127.0.0.1:9891',
     apiUrl: e.API_URL ?? 'http://127.0.0.1:9890',
@@ -29,13 +30,13 @@ async function main(): Promise<void> {
     },
   });
   const c = cloud;
-  log(`keystone pid ${c.keystonePid}, heat pid ${c.heatPid}. Try:`);
+  log(`keystone pid ${c.keystonePid}, heat pid ${c.heatPid}, octavia pid ${c.octaviaPid}. Try:`);
   log(`  . ${c.openrc} && ${venvBin('openstack')} stack list`);
   let stopping = false;
   const stop = (sig: string) => {
     if (stopping) return;
     stopping = true;
-    log(`${sig}: stopping Heat, then Keystone`);
+    log(`${sig}: stopping Octavia and Heat, then Keystone`);
     c.stop().then(() => process.exit(0), (err) => (console.error(err), process.exit(1)));
   };
   process.on('SIGINT', () => stop('SIGINT'));

@@ -12,9 +12,11 @@ export interface Layout {
   logs: string;
   keystone: string; // keystone.conf, keystone.db, fernet-keys/, credential-keys/
   heat: string; // heat.conf, heat.db
+  octavia: string; // octavia.conf, octavia.db
   serviceUsersFile: string;
   keystonePid: string;
   heatPid: string;
+  octaviaPid: string;
   ownerPid: string; // the Node process that runs this cloud
 }
 
@@ -25,12 +27,14 @@ export function layout(dataDir: string): Layout {
     logs: path.join(root, 'logs'),
     keystone: path.join(root, 'keystone'),
     heat: path.join(root, 'heat'),
+    octavia: path.join(root, 'octavia'),
     serviceUsersFile: path.join(root, 'service-users.json'),
     keystonePid: path.join(root, 'keystone.pid'),
     heatPid: path.join(root, 'heat.pid'),
+    octaviaPid: path.join(root, 'octavia.pid'),
     ownerPid: path.join(root, 'owner.pid'),
   };
-  for (const d of [l.root, l.logs, l.keystone, l.heat]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+  for (const d of [l.root, l.logs, l.keystone, l.heat, l.octavia]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
   return l;
 }
 
@@ -41,9 +45,9 @@ export interface ServiceUser {
   /** Keystone domain *name* of the user (heat_domain_admin lives in domain `heat`). */
   domain: 'Default' | 'heat';
 }
-export type ServiceUserName = 'heat' | 'heat_domain_admin' | 'vimsim' | 'nfv';
+export type ServiceUserName = 'heat' | 'heat_domain_admin' | 'vimsim' | 'nfv' | 'octavia';
 export type ServiceUsers = Record<ServiceUserName, ServiceUser>;
-const NAMES: ServiceUserName[] = ['heat', 'heat_domain_admin', 'vimsim', 'nfv'];
+const NAMES: ServiceUserName[] = ['heat', 'heat_domain_admin', 'vimsim', 'nfv', 'octavia'];
 
 function secret(bytes: number): string {
   return crypto.randomBytes(bytes).toString('base64url');

@@ -2,7 +2,7 @@
  * Manual end-to-end check of the embedded cloud (not part of jest): start,
  * create stacks, stop/start on the same dataDir, restartHeat(SIGKILL), a
  * create killed mid-way, other ports on the same dataDir, the operator CLI.
- *   DATA_DIR=/tmp/x KEYSTONE_PORT=15100 HEAT_PORT=15104 npx tsx runtime/openstack/verify.ts
+ *   DATA_DIR=/tmp/x KEYSTONE_PORT=15100 HEAT_PORT=15104 OCTAVIA_PORT=15176 npx tsx runtime/openstack/verify.ts
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,10 +13,12 @@ import { sleep } from './procs';
 const e = process.env;
 const ksPort = Number(e.KEYSTONE_PORT ?? 15100);
 const heatPort = Number(e.HEAT_PORT ?? 15104);
+const octaviaPort = Number(e.OCTAVIA_PORT ?? 15176);
 const base: EmbeddedCloudOptions = {
   dataDir: e.DATA_DIR ?? fs.mkdtempSync('/tmp/os-verify-'),
   keystonePort: ksPort,
   heatPort,
+  octaviaPort,
   heatSleepScale: Number(e.HEAT_TASK_SLEEP_SCALE ?? 0.05),
   simulatorUrl: e.VIMSIM_URL ?? 'http://127.0.0.1:15191',
   apiUrl: e.API_URL ?? 'http://127.0.0.1:15190',
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
   say(`first start on ${base.dataDir}`);
   let c = await startEmbeddedCloud(base);
   const kw = childrenOf(c.keystonePid);
-  console.log(`RSS MB: keystone master ${rssMb(c.keystonePid)} + worker ${kw.map(rssMb).join('+')}, heat ${rssMb(c.heatPid)}`);
+  console.log(`RSS MB: keystone master ${rssMb(c.keystonePid)} + worker ${kw.map(rssMb).join('+')}, heat ${rssMb(c.heatPid)}, octavia ${rssMb(c.octaviaPid)}`);
   let h = await heatClient(c);
   const quick = { none: { type: 'OS::Heat::None' }, test: { type: 'OS::Heat::TestResource', properties: { value: 'hi' } } };
   let t0 = Date.now();
@@ -90,7 +92,8 @@ async function main(): Promise<void> {
   check(s1.stack_status === 'CREATE_COMPLETE', `s-none ${s1.stack_status} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   check(/s-none/.test(cli(c, 'stack', 'list', '-c', 'Stack Name')), 'openstack stack list shows s-none');
   const types = cli(c, 'catalog', 'list', '-c', 'Type').trim().split('\n').sort();
-  check(types.length === 8, `openstack catalog list: ${types.join(' ')}`);
+  check(types.length === 9, `openstack catalog list: ${types.join(' ')}`);
+  check(cli(c, 'loadbalancer', 'provider', 'list', '-c', 'name').trim() === 'vimsim', 'openstack loadbalancer provider list: vimsim');
 
   say('stop + start on the same dataDir');
   t0 = Date.now();
@@ -130,14 +133,15 @@ async function main(): Promise<void> {
   await c.stop();
 
   say('other ports on the same dataDir');
-  c = await startEmbeddedCloud({ ...base, keystonePort: ksPort + 10, heatPort: heatPort + 10 });
+  c = await startEmbeddedCloud({ ...base, keystonePort: ksPort + 10, heatPort: heatPort + 10, octaviaPort: octaviaPort + 10 });
   const eps = cli(c, 'endpoint', 'list', '-c', 'Service Type', '-c', 'URL').trim().split('\n');
-  check(eps.length === 24, `24 endpoints after a port change (${eps.length})`);
+  check(eps.length === 27, `27 endpoints after a port change (${eps.length})`);
+  check(eps.filter((x) => x.includes(`:${octaviaPort + 10}`)).length === 3, 'load-balancer endpoints follow the new port');
   check(eps.filter((x) => x.includes(`:${heatPort + 10}/`)).length === 3 && eps.filter((x) => x.includes(`:${ksPort + 10}/`)).length === 3, 'identity + orchestration endpoints follow the new ports');
   check(/s-none/.test(cli(c, 'stack', 'list', '-c', 'Stack Name')), 'openstack stack list via the moved catalog');
   await c.stop();
-  const gone = [c.keystonePid, c.heatPid].every((p) => !fs.existsSync(`/proc/${p}`));
-  check(gone, 'both stopped');
+  const gone = [c.keystonePid, c.heatPid, c.octaviaPid].every((p) => !fs.existsSync(`/proc/${p}`));
+  check(gone, 'all stopped');
   console.log(`${failures ? 'FAILED' : 'all good'} (${failures} failures); state in ${base.dataDir}`);
   process.exit(failures ? 1 : 0);
 }

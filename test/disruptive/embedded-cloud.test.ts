@@ -49,7 +49,7 @@ afterEach(() => clearFaults());
 test('the stock openstack CLI sees the catalog and the product\'s stacks', async () => {
   const catalog: { Type: string }[] = await openstack('catalog', 'list');
   expect(catalog.map((c) => c.Type).sort()).toEqual(
-    ['compute', 'container-infra', 'identity', 'image', 'network', 'nfv-orchestration', 'orchestration', 'volumev3'],
+    ['compute', 'container-infra', 'identity', 'image', 'load-balancer', 'network', 'nfv-orchestration', 'orchestration', 'volumev3'],
   );
   const id = (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId })).body.id;
   expect((await waitOpState(await instantiate(id), ['COMPLETED', 'FAILED_TEMP'], 120_000)).operationState).toBe('COMPLETED');

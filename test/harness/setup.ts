@@ -48,8 +48,8 @@ export async function startHarness(): Promise<void> {
     await bundleWorkflows(process.env.WORKFLOW_BUNDLE);
     harnessLog(`workflow bundle ${process.env.WORKFLOW_BUNDLE}`);
   }
-  const [temporalPort, vimsimPort, apiPort, sshPort, keystonePort, heatPort] =
-    [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [temporalPort, vimsimPort, apiPort, sshPort, keystonePort, heatPort, octaviaPort] =
+    [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   // the store first: it is the quickest to start and the product's components need its URL
   let postgres: TestPostgres | undefined;
   if (process.env.TEST_STORE === 'postgres') {
@@ -86,8 +86,8 @@ export async function startHarness(): Promise<void> {
     // every test file calls from 127.0.0.1, many with bad tokens on purpose: no per-client failure limit here
     // (test/e2e/auth-abuse.test.ts runs an API of its own with the default one)
     AUTH_FAILURES_PER_CLIENT: '1000000',
-    // clusters: health every 2 s, a silent node NotReady after 10 s (test/disruptive/k8s-cluster-vnf.test.ts)
-    CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s',
+    // clusters: health every 2 s, a silent node NotReady after 10 s (test/disruptive/k8s-cluster-vnf.test.ts), replaced 20 s later when auto-healing
+    CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s', CLUSTER_AUTO_HEAL_AFTER_S: '20',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
     // small enough that test/disruptive/hostile-limits.test.ts streams past it quickly, far above any test package
@@ -107,7 +107,7 @@ export async function startHarness(): Promise<void> {
   let cloud: RunningCloud | undefined;
   try {
     cloud = await startCloud({
-      dataDir, keystonePort, heatPort, vimsimPort, apiUrl, heatSleepScale: Number(TEST_HEAT_SLEEP_SCALE), env, kube, log: harnessLog,
+      dataDir, keystonePort, heatPort, octaviaPort, vimsimPort, apiUrl, heatSleepScale: Number(TEST_HEAT_SLEEP_SCALE), env, kube, log: harnessLog,
       stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },
     });
     (globalThis as Record<string, unknown>).__cloud = cloud;
