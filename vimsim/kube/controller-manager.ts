@@ -210,7 +210,9 @@ export class KubeControllerManager implements SimComponent {
   private async monitorNodes(): Promise<void> {
     await this.withSa('node-controller', async (c) => {
       const nodes = (await c.get<{ items: NodeObj[] }>('/api/v1/nodes')).items;
-      const leases = (await c.get<{ items: { metadata: { name: string }; spec: { renewTime?: string } }[] }>('/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases')).items;
+      // the Leases through the controller manager's own identity, as its shared informers read them: the
+      // node-controller role may not list Leases (v1.36's bootstrap policy has no such rule)
+      const leases = (await this.own!.get<{ items: { metadata: { name: string }; spec: { renewTime?: string } }[] }>('/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases')).items;
       const renewed = new Map(leases.map((l) => [l.metadata.name, l.spec.renewTime ? Date.parse(l.spec.renewTime) : 0]));
       const now = Date.now();
       for (const n of nodes) {
