@@ -22,6 +22,10 @@ export type JoinState = (typeof JOIN_STATES)[number];
 export const NODE_STEPS = ['prepare', 'container runtime', 'private registries', 'kubernetes packages', 'kubeadm init', 'kubeadm join', 'kubeadm join control plane'] as const;
 export type NodeStep = (typeof NODE_STEPS)[number];
 
+/** A node's Kubernetes upgrade, in this order (cluster/install/upgrade.ts; drain and uncordon through the API). */
+export const UPGRADE_STEPS = ['kubeadm package', 'kubeadm upgrade', 'drain', 'kubelet package', 'uncordon'] as const;
+export type UpgradeStep = (typeof UPGRADE_STEPS)[number];
+
 /** A node leaving the cluster, in this order. */
 export const REMOVAL_STEPS = ['cordon', 'drain', 'delete the Node of', 'kubeadm reset on'] as const;
 export type RemovalStep = (typeof REMOVAL_STEPS)[number];
@@ -57,6 +61,8 @@ export interface ClusterSettings {
    * HA_API_PORT to the API servers; the cluster's endpoint is vip:HA_API_PORT.
    */
   vip?: string;
+  /** Nodes NotReady longer than the engine's autoHealAfterS are replaced (Magnum's label auto_healing_enabled). */
+  autoHealing?: boolean;
 }
 
 /** haproxy's port on every master of a highly available control plane (Tacker's MASTER_CLUSTER_PORT). */

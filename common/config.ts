@@ -81,6 +81,8 @@ export interface Config {
   embeddedCloud: boolean;
   keystonePort: number;
   heatPort: number;
+  /** The embedded Octavia's API (OCTAVIA_PORT, 9876). */
+  octaviaPort: number;
   /** Heat's task sleep scale in the embedded cloud: 1 = stock Heat; tests use a small value. */
   heatSleepScale: number;
   /** SQLAlchemy URL of the embedded Heat's database (PostgreSQL); unset = SQLite under DATA_DIR. */
@@ -160,6 +162,8 @@ export interface Config {
     nodeMonitorGracePeriod?: string;
     /** The longest wait between two checks of a node or API the engine waits for (they double from 1 s up to it). */
     pollMaxMs: number;
+    /** Auto-healing (clusters that ask for it): a node NotReady this long is replaced (Cluster API MachineHealthCheck's 5 min). */
+    autoHealAfterS: number;
   };
   /** Magnum's API (seed 003). */
   magnum: {
@@ -261,6 +265,7 @@ export function loadConfig(): Config {
     embeddedCloud: !process.env.OS_AUTH_URL,
     keystonePort,
     heatPort: intFromEnv('HEAT_PORT', 8004),
+    octaviaPort: intFromEnv('OCTAVIA_PORT', 9876),
     heatSleepScale,
     databaseUrl,
     heatDatabaseUrl: process.env.HEAT_DATABASE_URL || undefined,
@@ -318,6 +323,7 @@ export function loadConfig(): Config {
       healthIntervalS: intFromEnv('CLUSTER_HEALTH_INTERVAL_S', 60),
       nodeMonitorGracePeriod: process.env.CLUSTER_NODE_MONITOR_GRACE_PERIOD || undefined,
       pollMaxMs: intFromEnv('CLUSTER_POLL_MAX_MS', 10_000),
+      autoHealAfterS: intFromEnv('CLUSTER_AUTO_HEAL_AFTER_S', 300),
     },
     magnum: {
       maxClustersPerProject: intFromEnv('MAGNUM_MAX_CLUSTERS_PER_PROJECT', 20),

@@ -75,7 +75,7 @@ async function main() {
         say(`no Kubernetes toolchain (${(e as Error).message}): kubeadm init on simulated servers will not get an API server`);
       }
       cloud = await startCloud({
-        dataDir: cfg.dataDir, keystonePort: cfg.keystonePort, heatPort: cfg.heatPort, vimsimPort: cfg.vimsimPort,
+        dataDir: cfg.dataDir, keystonePort: cfg.keystonePort, heatPort: cfg.heatPort, octaviaPort: cfg.octaviaPort, vimsimPort: cfg.vimsimPort,
         apiUrl: cfg.apiBaseUrl, heatSleepScale: cfg.heatSleepScale, heatDatabaseUrl: cfg.heatDatabaseUrl, env, kube, log: say,
         onSimulatorExit: (code) => { if (!stopping) { say(`vimsim exited (${code}); stopping everything`); void stopAll(1); } },
       });

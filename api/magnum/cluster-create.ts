@@ -58,7 +58,6 @@ export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: s
   if (masterCount % 2 === 0) throw badRequest(`master nodegroup size of ${masterCount} is invalid, size cannot be an even number.`);
   const masterLb = input.master_lb_enabled ?? t.master_lb_enabled;
   if (masterCount > 1 && !masterLb) throw badRequest('master_count must be 1 when master_lb_enabled is False');
-  if (masterCount > 1) throw badRequest(`master_count ${masterCount}: this driver installs one master per cluster (highly available control planes are not supported yet).`);
   const flavor = input.flavor_id ?? t.flavor_id ?? DEFAULT_FLAVOR;
   const masterFlavor = input.master_flavor_id ?? t.master_flavor_id ?? flavor;
   const fixedNetwork = input.fixed_network ?? t.fixed_network;
@@ -73,6 +72,9 @@ export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: s
   const network = fixedNetwork ? await checkFixedNetwork(l, fixedNetwork) : t.external_network_id ? await checkExternalNetwork(l, t.external_network_id) : undefined;
   if (!network) throw badRequest('The cluster has no network: its template names neither external_network_id nor fixed_network, and the request no fixed_network.');
   const subnet = fixedSubnet ? await checkFixedSubnet(l, fixedSubnet) : undefined;
+  // the API load balancer's VIP and members sit on one subnet: the fixed one, else the network's first (as Magnum's)
+  const lbSubnetId = masterLb ? subnet?.id ?? network.subnets[0] : undefined;
+  if (masterLb && !lbSubnetId) throw badRequest(`The cluster's network ${network.id} has no subnet for the API load balancer (master_lb_enabled): give fixed_subnet or add a subnet.`);
   const key = keypair ? await checkKeypair(l, keypair) : undefined;
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
@@ -96,7 +98,7 @@ export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: s
         master_lb_enabled: masterLb, merge_labels: input.merge_labels ?? false,
         resolved: {
           vimId, imageId: image.id, flavorId: flavorRow.id, masterFlavorId: masterFlavorRow.id, networkId: network.id,
-          subnetId: subnet?.id, keypairPublicKey: key?.publicKey || undefined,
+          subnetId: subnet?.id, keypairPublicKey: key?.publicKey || undefined, ...(lbSubnetId ? { apiLbSubnetId: lbSubnetId } : {}),
         },
       },
     },

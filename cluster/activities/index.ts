@@ -3,6 +3,7 @@ import type { ActivityDeps } from '../../activities/deps';
 import { healthActivities } from './health';
 import { nodeActivities } from './nodes';
 import { rotateActivities } from './rotate';
+import { upgradeActivities } from './upgrade';
 import { vimActivities } from './vim';
 import { vnfClusterActivities } from './vnf-cluster';
 
@@ -13,6 +14,7 @@ export function clusterActivities(deps: ActivityDeps) {
     ...vimActivities(deps),
     ...rotateActivities(deps),
     ...healthActivities(deps),
+    ...upgradeActivities(deps),
   };
 }
 

@@ -105,19 +105,25 @@ export async function balanceMasters(clusterId: string, masters: NodeRef[]): Pro
 }
 
 /**
+ * How several masters share one API endpoint: a VIP that keepalived keeps on
+ * one live master, haproxy on each (Tacker's HA flavours), or a load balancer
+ * of the cloud in front of them (Magnum's master_lb_enabled, on Octavia).
+ */
+export type ApiFront = { keepalivedVip: string } | { loadBalancerVip: string };
+
+/**
  * The whole cluster on its nodes: every node installed (in parallel), the
  * control plane on the first master, then the other masters one at a time
  * (each adds an etcd member: one membership change at a time), then the
- * workers. Several masters need a VIP (`vip`): haproxy and keepalived on
- * every master make it the API endpoint.
+ * workers. Several masters need an API front (`front`).
  */
-export async function installCluster(clusterId: string, nodes: NodeRef[], vip?: string): Promise<void> {
+export async function installCluster(clusterId: string, nodes: NodeRef[], front?: ApiFront): Promise<void> {
   const masters = nodes.filter((n) => n.role === 'master');
-  if (masters.length === 0 || (masters.length > 1 && !vip)) {
-    throw ApplicationFailure.nonRetryable(`the cluster has ${masters.length} masters; ${masters.length ? 'several masters need a VIP for their API (a port such as Tacker\'s vip_CP as cluster_cp_name)' : 'it needs one'}`, 'NodeStepFailed');
+  if (masters.length === 0 || (masters.length > 1 && !front)) {
+    throw ApplicationFailure.nonRetryable(`the cluster has ${masters.length} masters; ${masters.length ? 'several masters need a VIP for their API (a port such as Tacker\'s vip_CP as cluster_cp_name, or Magnum\'s master_lb_enabled)' : 'it needs one'}`, 'NodeStepFailed');
   }
   await onEveryNode(nodes, (n) => installNode(clusterId, n));
-  if (vip) await balanceMasters(clusterId, masters);
+  if (front && 'keepalivedVip' in front) await balanceMasters(clusterId, masters);
   await initControlPlane(clusterId, masters[0]);
   for (const m of masters.slice(1)) await joinControlPlane(clusterId, m);
   await onEveryNode(nodes.filter((n) => n.role !== 'master'), (n) => joinNode(clusterId, n));

@@ -32,7 +32,7 @@ const progressOf = (input: ClusterHookInput) => (step: string) => quick.recordCl
 
 export async function kubernetesInstantiateEnd(input: ClusterHookInput): Promise<void> {
   const { clusterId, nodes, vip } = await quick.syncVnfCluster({ opOccId: input.opOccId });
-  await installCluster(clusterId, nodes, vip);
+  await installCluster(clusterId, nodes, vip ? { keepalivedVip: vip } : undefined);
   await quick.registerKubernetesVim({ clusterId, opOccId: input.opOccId });
 }
 
@@ -93,7 +93,7 @@ export async function kubernetesHealEnd(input: ClusterHookInput): Promise<void> 
       await progressOf(input)(`kubeadm reset on ${nodeLabel(n)}`);
       await quick.resetForRejoin({ clusterId, serverId: n.serverId });
     }
-    await installCluster(clusterId, (await quick.vnfClusterNodes({ opOccId: input.opOccId })).nodes, vip);
+    await installCluster(clusterId, (await quick.vnfClusterNodes({ opOccId: input.opOccId })).nodes, vip ? { keepalivedVip: vip } : undefined);
     await quick.registerKubernetesVim({ clusterId, opOccId: input.opOccId });
     return;
   }

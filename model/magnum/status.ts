@@ -23,6 +23,8 @@ export const UPDATABLE: readonly string[] = [
  * would run beside another operation; here one operation runs at a time).
  */
 export const RESIZABLE: readonly string[] = [...UPDATABLE, 'UPDATE_FAILED'];
+/** Upgrade also from UPDATE_FAILED: the same upgrade asked again resumes where a failure stopped it. */
+export const UPGRADABLE: readonly string[] = [...UPDATABLE, 'UPDATE_FAILED'];
 
 export const isInProgress = (s: string) => s.endsWith('_IN_PROGRESS');
 export const isFailed = (s: string) => s.endsWith('_FAILED');

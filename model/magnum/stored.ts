@@ -21,7 +21,11 @@ export interface MagnumClusterAttrs {
   coe_version?: string;
   container_version?: string;
   /** Resolved VIM ids the stack is built from (names are resolved at the API). */
-  resolved: { vimId: string; imageId: string; flavorId: string; masterFlavorId: string; networkId: string; subnetId?: string; keypairPublicKey?: string };
+  resolved: {
+    vimId: string; imageId: string; flavorId: string; masterFlavorId: string; networkId: string; subnetId?: string; keypairPublicKey?: string;
+    /** The subnet of Magnum's API load balancer in the stack (master_lb_enabled, from when this driver made one). */
+    apiLbSubnetId?: string;
+  };
 }
 
 /** Per sink (its index in the configured list, as a string): whether and when it took the event. */

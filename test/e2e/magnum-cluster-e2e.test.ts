@@ -7,72 +7,28 @@
  * own role, `coe ca rotate` (the old kubeconfig refused, a new one works),
  * and `coe cluster delete` (gone: 404).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { VENV } from '../../runtime/openstack/install';
-import { readState } from '../harness/state';
 import { eventually } from '../support/api';
 import { keystoneUser, type TestUser } from '../support/identity';
-import { kubectlBin } from '../support/kube-apiserver';
 import { mcall } from '../support/magnum';
+import { openstackCli } from '../support/openstack-cli';
 
-const exec = promisify(execFile);
 const run = Date.now().toString(36);
 let user: TestUser;
 let dir: string;
-
-async function coe(args: string[], json = false): Promise<any> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: dir, SHELL: '/bin/bash', PYTHONWARNINGS: 'ignore',
-    OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project,
-    OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default', OS_IDENTITY_API_VERSION: '3',
-  };
-  try {
-    const { stdout } = await exec(path.join(VENV, 'bin', 'openstack'), ['coe', ...args, ...(json ? ['-f', 'json'] : [])], { env, timeout: 120_000, cwd: dir });
-    return json ? JSON.parse(stdout) : stdout;
-  } catch (e) {
-    const err = e as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`openstack coe ${args.join(' ')}: ${err.stderr || err.stdout || err.message}`);
-  }
-}
-
-/** kubectl with a kubeconfig `coe cluster config` wrote. */
-async function kubectl(configDir: string, args: string[]): Promise<string> {
-  const { stdout } = await exec(kubectlBin(), ['--kubeconfig', path.join(configDir, 'config'), '--request-timeout=20s', ...args], { timeout: 60_000 });
-  return stdout;
-}
-
-/** Node name -> Ready status, as kubectl sees them. */
-async function readyNodes(configDir: string): Promise<Record<string, string>> {
-  const nodes = JSON.parse(await kubectl(configDir, ['get', 'nodes', '-o', 'json'])).items;
-  return Object.fromEntries(nodes.map((n: any) => [n.metadata.name, n.status.conditions.find((c: any) => c.type === 'Ready')?.status]));
-}
-
-/** Polls until the cluster is `want`; a *_FAILED status fails at once with its reason. */
-async function waitCluster(name: string, want: string, timeoutMs = 600_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const c = await coe(['cluster', 'show', name], true);
-    if (c.status === want) return c;
-    if (c.status.endsWith('_FAILED')) throw new Error(`${name} ${c.status}: ${c.status_reason}`);
-    if (Date.now() > deadline) throw new Error(`${name} still ${c.status} after ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 3000));
-  }
-}
-
-async function config(name: string, sub: string): Promise<string> {
-  const d = path.join(dir, sub);
-  fs.mkdirSync(d, { recursive: true });
-  expect(await coe(['cluster', 'config', name, '--dir', d, '--force'])).toMatch(/^export KUBECONFIG=/);
-  return d;
-}
+let cli: ReturnType<typeof openstackCli>;
+const coe = (args: string[], json = false) => cli.coe(args, json);
+const waitCluster = (name: string, want: string, timeoutMs?: number) => cli.waitCluster(name, want, timeoutMs);
+const config = (name: string, sub: string) => cli.config(name, sub);
+const kubectl = (configDir: string, args: string[]) => cli.kubectl(configDir, args);
+const readyNodes = (configDir: string) => cli.readyNodes(configDir);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'magnum-e2e-'));
   user = await keystoneUser(`e2e-project-${run}`, `e2e-user-${run}`, 'member');
+  cli = openstackCli(user, dir);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -108,9 +64,7 @@ test('scale out and in with the stock CLI; a nodegroup of its own role', async (
   expect(workers.node_addresses).toHaveLength(2);
   // resize back to one, naming the server to remove (the newest worker's server id, from Nova as the user sees it: the
   // cluster's servers are the user's project's, made through their trust on the shared VIM)
-  const servers = JSON.parse((await exec(path.join(VENV, 'bin', 'openstack'), ['server', 'list', '-f', 'json', '--name', 'default-worker-1'], {
-    env: { PATH: process.env.PATH, HOME: dir, OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project, OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default' },
-  })).stdout).filter((s: any) => s.Name.startsWith(name.toLowerCase().slice(0, 20)));
+  const servers = (await cli.openstack(['server', 'list', '--name', 'default-worker-1'], true)).filter((s: any) => s.Name.startsWith(name.toLowerCase().slice(0, 20)));
   expect(servers).toHaveLength(1);
   expect(await coe(['cluster', 'resize', name, '1', '--nodes-to-remove', servers[0].ID])).toMatch(/Request to resize cluster .* has been accepted/);
   expect((await waitCluster(name, 'UPDATE_COMPLETE')).node_count).toBe(1);
@@ -127,12 +81,10 @@ test('scale out and in with the stock CLI; a nodegroup of its own role', async (
   expect((await coe(['nodegroup', 'list', name], true)).map((g: any) => g.name)).toEqual(['default-master', 'default-worker']);
 }, 1_200_000);
 
-test('coe cluster upgrade: onto a template of the same Kubernetes version; another version is refused at once, a downgrade or a skipped minor with its own reason', async () => {
+test('coe cluster upgrade: onto a template of the same Kubernetes version; a downgrade or a skipped minor is refused at once with its own reason', async () => {
   const tpl = (n: string, labels: string[]) => coe(['cluster', 'template', 'create', n, '--image', 'ubuntu-22.04', '--external-network', 'public',
     '--flavor', 'm1.small', '--coe', 'kubernetes', ...labels]);
   await tpl(`same-${run}`, []);
-  await tpl(`newer-${run}`, ['--labels', 'kube_tag=v1.38.0']);
-  await expect(coe(['cluster', 'upgrade', name, `newer-${run}`])).rejects.toThrow(/Upgrading Kubernetes from v1\.37\.2 to v1\.38\.0 is not supported by this driver yet/);
   // what kubeadm could never do is refused with its own reason: a downgrade, a skipped minor version
   await tpl(`older-${run}`, ['--labels', 'kube_tag=v1.36.3']);
   await tpl(`skip-${run}`, ['--labels', 'kube_tag=v1.39.0']);

@@ -137,8 +137,8 @@ describe('clusters', () => {
   });
   it('the stack names each server "<nodegroup>-<index>", and failures map back to the nodegroup', () => {
     const t = clusterStack({ clusterId: 'c1', clusterName: 'k8s', networkId: 'n', authorizedKeys: ['ssh-ed25519 AAAA k'], members: [
-      { nodegroup: 'default-master', index: 0, serverName: serverNameOf('k8s', 'c1abcdef', 'default-master', 0), imageId: 'i', flavorId: 'f' },
-      { nodegroup: 'default-worker', index: 1, serverName: serverNameOf('k8s', 'c1abcdef', 'default-worker', 1), imageId: 'i', flavorId: 'f' },
+      { nodegroup: 'default-master', index: 0, serverName: serverNameOf('k8s', 'c1abcdef', 'default-master', 0), imageId: 'i', flavorId: 'f', master: true },
+      { nodegroup: 'default-worker', index: 1, serverName: serverNameOf('k8s', 'c1abcdef', 'default-worker', 1), imageId: 'i', flavorId: 'f', master: false },
     ] });
     expect(Object.keys(t.template.resources as object)).toEqual(['default-master-0', 'default-worker-1']);
     const worker = (t.template.resources as any)['default-worker-1'].properties;
@@ -148,6 +148,24 @@ describe('clusters', () => {
     expect(worker).not.toHaveProperty('key_name');
     expect(nodegroupsNamedIn('Resource CREATE failed: ResourceInError: resources.default-worker-1: Went to status ERROR', ['default-master', 'default-worker', 'default'])).toEqual(['default-worker']);
     expect(serverNameOf('A_Very.Long name'.repeat(5), 'abcdef12', 'big-group', 12).length).toBeLessThanOrEqual(63);
+  });
+  it('master_lb_enabled: Magnum\'s API load balancer on Octavia, every master a member on 6443, its VIP the api_address output', () => {
+    const member = (nodegroup: string, index: number, master: boolean) => ({ nodegroup, index, serverName: `s${index}`, imageId: 'i', flavorId: 'f', master });
+    const t = clusterStack({ clusterId: 'c1', clusterName: 'k8s', networkId: 'net-1', subnetId: 'sub-1', apiLbSubnetId: 'sub-1', authorizedKeys: [], members: [
+      member('default-master', 0, true), member('default-master', 1, true), member('default-master', 2, true), member('default-worker', 0, false),
+    ] });
+    const r = t.template.resources as Record<string, { type: string; properties: Record<string, unknown> }>;
+    expect(r.api_lb).toEqual({ type: 'OS::Octavia::LoadBalancer', properties: { name: 'k8s-api', vip_subnet: 'sub-1' } });
+    expect(r.api_listener.properties).toMatchObject({ protocol: 'TCP', protocol_port: 6443, loadbalancer: { get_resource: 'api_lb' } });
+    expect(r.api_monitor.properties).toMatchObject({ type: 'TCP', pool: { get_resource: 'api_pool' } });
+    const members = Object.entries(r).filter(([, v]) => v.type === 'OS::Octavia::PoolMember');
+    expect(members.map(([k]) => k)).toEqual(['default-master-0-api', 'default-master-1-api', 'default-master-2-api']);
+    expect(members[1][1].properties).toEqual({ pool: { get_resource: 'api_pool' }, address: { get_attr: ['default-master-1', 'networks', 'net-1', 0] }, subnet: 'sub-1', protocol_port: 6443 });
+    expect(t.template.outputs).toEqual({ api_address: { description: expect.any(String), value: { get_attr: ['api_lb', 'vip_address'] } } });
+    // without it: no load balancer, no outputs (the first master is the endpoint)
+    const plain = clusterStack({ clusterId: 'c1', clusterName: 'k8s', networkId: 'net-1', authorizedKeys: [], members: [member('default-master', 0, true)] });
+    expect(Object.keys(plain.template.resources as object)).toEqual(['default-master-0']);
+    expect(plain.template).not.toHaveProperty('outputs');
   });
   it('CADF outcomes and stable event ids', () => {
     expect(['CREATE_IN_PROGRESS', 'CREATE_COMPLETE', 'UPDATE_FAILED', 'ROLLBACK_IN_PROGRESS', 'ROLLBACK_COMPLETE'].map(outcomeOf)).toEqual(['pending', 'success', 'failure', undefined, 'success']);

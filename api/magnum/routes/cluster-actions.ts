@@ -1,15 +1,16 @@
 /**
  * /v1/clusters/{id}/actions (magnum/api/controllers/v1/cluster_actions.py):
  * resize (1.7: a nodegroup to node_count, nodes_to_remove first, within its
- * min/max) and upgrade (1.8: onto another template). Every refusal is
+ * min/max) and upgrade (1.8: onto another template, Kubernetes up by one
+ * minor version at most, as kubeadm upgrades). Every refusal is
  * answered at once: a bad count or node 400, a busy cluster 409.
  */
 import { Router } from 'express';
-import { clusterNodes } from '../../../common/db/repos/clusters';
+import { clusterById, clusterNodes } from '../../../common/db/repos/clusters';
 import { checkNodeQuota, nodegroupsOf, Refused } from '../../../common/db/repos/magnum/clusters';
 import { badRequest, conflict } from '../../../common/http-error';
 import { ResizeInput, UpgradeInput } from '../../../model/magnum/cluster';
-import { RESIZABLE, UPDATABLE } from '../../../model/magnum/status';
+import { RESIZABLE, UPGRADABLE } from '../../../model/magnum/status';
 import { upgradePathProblem } from '../../../ops/magnum/shared/upgrade-path';
 import { settingsFromLabels } from '../../../ops/magnum/shared/settings';
 import type { ApiContext } from '../../context';
@@ -69,19 +70,16 @@ export function clusterActionsRouter(ctx: ApiContext): Router {
     if (group && !group.isDefault && template.id !== cluster.templateId) {
       throw conflict(`Cluster template ${template.id} is not valid for upgrade: a non-default nodegroup can only be upgraded to the cluster's template ${cluster.templateId}.`);
     }
-    if (!UPDATABLE.includes(cluster.status)) throw badRequest(`Upgrading a cluster when status is "${cluster.status}" is not supported.`);
-    const kube = (labels: Record<string, unknown>) => settingsFromLabels(labels, undefined, undefined).kubeVersion;
-    const current = kube(cluster.attrs.labels);
-    const target = kube(template.attrs.labels);
-    if (current !== target) {
-      const refused = upgradePathProblem(current, target);
-      if (refused) throw badRequest(refused);
-      throw badRequest(`Upgrading Kubernetes from v${current} to v${target} is not supported by this driver yet (no in-place kubeadm upgrade); create a cluster from template ${template.name} instead.`);
-    }
+    if (!UPGRADABLE.includes(cluster.status)) throw badRequest(`Upgrading a cluster when status is "${cluster.status}" is not supported.`);
+    // the version the cluster runs (the engine's), not the one it was made with
+    const current = (await clusterById(db, cluster.id))?.settings.kubeVersion ?? settingsFromLabels(cluster.attrs.labels, undefined, undefined).kubeVersion;
+    const target = settingsFromLabels(template.attrs.labels, undefined, undefined).kubeVersion;
+    const refused = current === target ? undefined : upgradePathProblem(current, target);
+    if (refused) throw badRequest(refused);
     await startMagnumOperation(ctx, cluster.id, {
       operation: 'cluster-upgrade', status: 'UPDATE_IN_PROGRESS',
       opParams: { templateId: template.id, templateName: template.name, nodegroupId: group?.id, nodegroup: group?.name, version: `v${target}`, maxBatchSize: body.max_batch_size ?? 1 },
-      check: (c) => { if (!UPDATABLE.includes(c.status)) throw new Refused(400, `Upgrading a cluster when status is "${c.status}" is not supported.`); },
+      check: (c) => { if (!UPGRADABLE.includes(c.status)) throw new Refused(400, `Upgrading a cluster when status is "${c.status}" is not supported.`); },
       nodegroups: async (_q, _c, groups) => ({ ids: group ? [group.id] : groups.map((g) => g.id), status: 'UPDATE_IN_PROGRESS' }),
     });
     res.status(202).json({ uuid: cluster.id });

@@ -13,7 +13,8 @@ export interface MagnumOpInput {
   rollback: boolean;
 }
 
-export interface ClusterNodesOut { clusterId: string; nodes: NodeRef[] }
+/** The cluster's nodes; apiLb: the VIP of its API load balancer, when it has one. */
+export interface ClusterNodesOut { clusterId: string; nodes: NodeRef[]; apiLb?: string }
 
 /** A resize's plan, made once (it lands in the history): what leaves, and the members afterwards. */
 export interface ResizePlan {
@@ -24,6 +25,15 @@ export interface ResizePlan {
   before: number[];
   members: number[];
   added: number;
+}
+
+/** An upgrade's plan, made once: the target, the masters one at a time (the first with `kubeadm upgrade apply`), the workers in batches. */
+export interface UpgradePlan {
+  version: string;
+  masters: NodeRef[];
+  /** Whether the first master moves the cluster's version (`apply`): a cluster upgrade, not a nodegroup's. */
+  apply: boolean;
+  workerBatches: NodeRef[][];
 }
 
 export const magnumStackName = (clusterId: string) => `magnum-${clusterId}`;

@@ -101,8 +101,8 @@ export async function withDeadline<T>(deadline: number, what: string, timeoutTex
 
 /** Kubernetes on the nodes of a new cluster: every node installed, kubeadm init, the others joined, health watched. */
 export async function installOnNodes(clusterId: string): Promise<NodeRef[]> {
-  const { nodes } = await magnum.syncMagnumNodes({ clusterId });
-  await installCluster(clusterId, nodes);
+  const { nodes, apiLb } = await magnum.syncMagnumNodes({ clusterId });
+  await installCluster(clusterId, nodes, apiLb ? { loadBalancerVip: apiLb } : undefined);
   await magnum.labelMagnumNodes({ clusterId });
   return nodes;
 }

@@ -3,12 +3,12 @@
  * SSH key pair whose private half is sealed with the cluster's secrets, the
  * settings from the template's labels), made once by the create's first
  * step; and its nodes, synced from the stack's servers (nodegroup and role
- * from the resource "<nodegroup>-<index>"), the first master being the API
- * endpoint.
+ * from the resource "<nodegroup>-<index>"); the API endpoint is the API
+ * load balancer's VIP (master_lb_enabled) or else the first master.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../../activities/deps';
-import { nodeRefOf, openCluster } from '../../../../cluster/activities/access';
+import { apiServerUrl, nodeRefOf, openCluster } from '../../../../cluster/activities/access';
 import type { ClusterSecrets } from '../../../../cluster/model';
 import { settingsFromLabels } from '../settings';
 import { newClusterPki, sealPki } from '../../../../cluster/pki';
@@ -16,10 +16,18 @@ import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../
 import { magnumClusterById, nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
 import { templateById } from '../../../../common/db/repos/magnum/templates';
 import { newEd25519KeyPair } from '../../../../common/ssh-keys';
+import type { HeatStack } from '../../../../infra/openstack/heat';
 import { StackDriver } from '../../../../infra/stack-driver';
 import type { ClusterNodesOut } from '../contracts';
 import { magnumStackName } from '../contracts';
+import { API_ADDRESS_OUTPUT, API_LB_PORT } from '../heat-template';
 import { vimLookups } from './vim-lookups';
+
+/** A stack output's value, when a non-empty string. */
+const outputOf = (stack: HeatStack, key: string) => {
+  const v = stack.outputs?.find((o) => o.output_key === key)?.output_value;
+  return typeof v === 'string' && v ? v : undefined;
+};
 
 export const loadMagnum = async (deps: Pick<ActivityDeps, 'db'>, clusterId: string): Promise<MagnumClusterRow> => {
   const row = await magnumClusterById(deps.db, clusterId);
@@ -74,12 +82,14 @@ export function clusterActivities(deps: ActivityDeps) {
         });
       }
       const masters = nodes.filter((n) => n.role === 'master').sort((a, b) => a.index - b.index);
+      // the API load balancer's VIP when the stack has one, else the first master's API
+      const apiLb = row.attrs.resolved.apiLbSubnetId ? outputOf(stack, API_ADDRESS_OUTPUT) : undefined;
+      if (row.attrs.resolved.apiLbSubnetId && !apiLb) throw ApplicationFailure.retryable(`the API load balancer of stack ${ref.name} has no VIP yet`, 'NodeStepTransient');
+      const endpoint = apiLb ? `${apiLb}:${API_LB_PORT}` : masters[0]?.address;
       const engine = await clusterById(db, clusterId);
-      if (masters[0] && engine && engine.endpoint !== masters[0].address) {
-        await updateCluster(db, clusterId, { endpoint: masters[0].address, apiAddress: `https://${masters[0].address}:6443` });
-      }
+      if (endpoint && engine && engine.endpoint !== endpoint) await updateCluster(db, clusterId, { endpoint, apiAddress: apiServerUrl(endpoint) });
       const synced = await syncClusterNodes(db, clusterId, nodes.map(({ index: _i, ...n }) => n));
-      return { clusterId, nodes: synced.map(nodeRefOf) };
+      return { clusterId, nodes: synced.map(nodeRefOf), ...(apiLb ? { apiLb } : {}) };
     },
 
     /** What the workflow needs of its operation beyond ids: the create deadline, the operation's parameters. */
@@ -88,11 +98,18 @@ export function clusterActivities(deps: ActivityDeps) {
       return { name: row.name, createTimeoutMin: row.attrs.create_timeout || 60, deleteRetryPauseMs: cfg.magnum.deleteRetryPauseMs, opParams: row.opParams };
     },
 
-    /** An upgrade: the cluster (or one nodegroup) moves to the template; the Kubernetes version stays (checked at the API). */
+    /** An upgrade's end: the cluster (or one nodegroup) on the template, and on its Kubernetes version (kube_tag, coe_version). */
     async applyMagnumUpgrade({ clusterId }: { clusterId: string }): Promise<void> {
       const row = await loadMagnum(deps, clusterId);
       const p = row.opParams as { templateId: string; nodegroupId?: number; version?: string };
-      if (p.nodegroupId === undefined) await updateMagnumCluster(db, clusterId, { templateId: p.templateId });
+      if (p.nodegroupId === undefined) {
+        const template = await templateById(db, p.templateId);
+        const kubeTag = template?.attrs.labels.kube_tag;
+        await updateMagnumCluster(db, clusterId, { templateId: p.templateId, ...(kubeTag !== undefined ? { attrs: { ...row.attrs, labels: { ...row.attrs.labels, kube_tag: kubeTag } } } : {}) });
+        const engine = await clusterById(db, clusterId);
+        const version = p.version?.replace(/^v/, '');
+        if (engine && version && engine.settings.kubeVersion !== version) await updateCluster(db, clusterId, { settings: { ...engine.settings, kubeVersion: version } });
+      }
       for (const g of await nodegroupsOf(db, clusterId)) {
         if (p.nodegroupId === undefined || g.id === p.nodegroupId) await updateNodegroup(db, g.id, { version: p.version ?? g.version });
       }

@@ -5,6 +5,7 @@ import { clusterActivities } from './cluster';
 import { resizeActivities } from './resize';
 import { stackActivities } from './stack';
 import { statusActivities } from './status';
+import { upgradeActivities } from './upgrade';
 
 export function magnumActivities(deps: ActivityDeps) {
   return {
@@ -13,6 +14,7 @@ export function magnumActivities(deps: ActivityDeps) {
     ...clusterActivities(deps),
     ...stackActivities(deps),
     ...resizeActivities(deps),
+    ...upgradeActivities(deps),
   };
 }
 

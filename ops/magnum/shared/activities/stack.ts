@@ -45,11 +45,12 @@ export function stackActivities(deps: ActivityDeps) {
       const imageId = g.isDefault || g.imageId === r.imageId ? r.imageId : await resolve('image', g.imageId);
       const defaultFlavor = master ? r.masterFlavorId : r.flavorId;
       const flavorId = g.isDefault || !g.flavorId ? defaultFlavor : await resolve('flavor', g.flavorId);
-      for (const index of g.members) members.push({ nodegroup: g.name, index, serverName: serverNameOf(row.name, row.id, g.name, index), imageId, flavorId });
+      for (const index of g.members) members.push({ nodegroup: g.name, index, serverName: serverNameOf(row.name, row.id, g.name, index), imageId, flavorId, master });
     }
     return clusterStack({
       clusterId: row.id, clusterName: row.name, networkId: r.networkId, subnetId: r.subnetId,
       authorizedKeys: [clusterKey, ...(r.keypairPublicKey ? [r.keypairPublicKey.trim()] : [])], members,
+      apiLbSubnetId: r.apiLbSubnetId,
     });
   };
 
