@@ -1,5 +1,6 @@
 /** All activities, built once per worker from its dependencies. */
 import type { ActivityDeps } from './deps';
+import { autoHealActivities } from './auto-heal';
 import { changeVnfpkgActivities } from '../ops/vnflcm/change-vnfpkg/activities';
 import { coordinateScriptActivities } from '../ops/vnflcm/change-vnfpkg/coordinate-script';
 import { hookActivities } from './hooks';
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
     ...clusterActivities(deps),
     ...magnumActivities(deps),
     ...notifyActivities(deps),
+    ...autoHealActivities(deps),
   };
 }
 

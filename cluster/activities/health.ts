@@ -1,7 +1,12 @@
-/** One health poll of a cluster (cluster/workflows/health.ts), recorded on the cluster. */
+/**
+ * One health poll of a cluster (cluster/workflows/health.ts), recorded on the
+ * cluster; with auto-healing, the joined nodes whose Ready condition has not
+ * been True for longer than autoHealAfterS (since its lastTransitionTime, so
+ * a restarted worker or workflow does not start the clock again).
+ */
 import type { ActivityDeps } from '../../activities/deps';
 import { clusterById, updateCluster } from '../../common/db/repos/clusters';
-import { KubeApiError, nodeReadyStatus } from '../../infra/kubernetes';
+import { KubeApiError, nodeReadyStatus, type KubeNode } from '../../infra/kubernetes';
 import type { HealthStatus } from '../model';
 import { openCluster } from './access';
 
@@ -12,10 +17,11 @@ export function healthActivities(deps: ActivityDeps) {
       return deps.cfg.cluster.healthIntervalS;
     },
 
-    async checkClusterHealth({ clusterId }: { clusterId: string }): Promise<{ exists: boolean; status?: HealthStatus }> {
+    async checkClusterHealth({ clusterId }: { clusterId: string }): Promise<{ exists: boolean; status?: HealthStatus; overdue?: string[] }> {
       if (!(await clusterById(deps.db, clusterId))) return { exists: false };
       const c = await openCluster(deps, clusterId);
       let status: HealthStatus;
+      let overdue: string[] = [];
       const reason: Record<string, string> = {};
       if (!c.cluster.endpoint) {
         status = 'UNKNOWN';
@@ -27,6 +33,10 @@ export function healthActivities(deps: ActivityDeps) {
           reason.api = h.status === 200 ? 'ok' : `healthz answered ${h.status}: ${h.body.slice(0, 100)}`;
           const nodes = await kube.listNodes();
           for (const n of nodes) reason[`${n.metadata.name}.Ready`] = nodeReadyStatus(n);
+          if (c.cluster.settings.autoHealing) {
+            const since = Date.now() - deps.cfg.cluster.autoHealAfterS * 1000;
+            overdue = c.nodes.filter((x) => x.joinState === 'joined' && notReadySince(nodes.find((k) => k.metadata.name === x.name)) < since).map((x) => x.serverId);
+          }
           // a node the cluster has but the API does not know is not ready either
           for (const n of c.nodes.filter((x) => x.joinState === 'joined' && !nodes.some((k) => k.metadata.name === x.name))) reason[`${n.name}.Ready`] = 'Missing';
           status = h.status === 200 && Object.entries(reason).every(([k, v]) => k === 'api' || v === 'True') ? 'HEALTHY' : 'UNHEALTHY';
@@ -37,7 +47,14 @@ export function healthActivities(deps: ActivityDeps) {
         }
       }
       await updateCluster(deps.db, clusterId, { healthStatus: status, healthStatusReason: reason });
-      return { exists: true, status };
+      return { exists: true, status, ...(overdue.length ? { overdue } : {}) };
     },
   };
+}
+
+/** When the node's Ready condition last left True (ms); Infinity while Ready, or when the API does not know the node. */
+function notReadySince(node: KubeNode | undefined): number {
+  const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+  if (!ready || ready.status === 'True' || !ready.lastTransitionTime) return Infinity;
+  return Date.parse(ready.lastTransitionTime);
 }

@@ -182,7 +182,8 @@ export function nodeActivities(deps: ActivityDeps) {
         case 'cordon': return api(() => c.kube().cordonNode(node.name));
         // one pass of evictions; the workflow calls again on a timer until the node is empty
         case 'drain': return api(async () => {
-          const r = await c.kube().drainNode(node.name);
+          const k = await c.kube().getNode(node.name);
+          const r = await c.kube().drainNode(node.name, { skipWaitForDelete: k !== undefined && !isNodeReady(k) });
           return { ok: r.done, detail: r.done ? undefined : `${r.remaining.length} pods still on the node` };
         });
         case 'delete the Node of': return api(() => c.kube().deleteNode(node.name));

@@ -34,3 +34,11 @@ export interface WaitCheck {
 }
 
 export interface NodeStepInput { clusterId: string; serverId: string; step: NodeStep }
+
+/**
+ * Replacing nodes that stay NotReady (auto-healing), implemented by what drives the cluster
+ * (activities/auto-heal.ts: Magnum's resize, Tacker's heal). `skipped` says why nothing started.
+ */
+export interface AutoHealActivities {
+  autoHealNodes(i: { clusterId: string; serverIds: string[] }): Promise<{ started?: string; skipped?: string }>;
+}

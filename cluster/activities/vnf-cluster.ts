@@ -36,6 +36,7 @@ function settingsOf(k: K8sClusterInstallationParam, caPems: Record<string, strin
     kubeVersion: k.kubernetes_version?.replace(/^v/, '') ?? DEFAULT_KUBE_VERSION,
     podCidr: k.master_node.pod_cidr ?? '192.168.0.0/16', serviceCidr: k.master_node.cluster_cidr ?? '10.96.0.0/12',
     registries, noProxy: k.proxy?.no_proxy,
+    ...(k.auto_healing_enabled ? { autoHealing: true } : {}),
     ...(gracePeriod ? { controllerManagerArgs: { 'node-monitor-grace-period': gracePeriod } } : {}),
   };
 }

@@ -4,12 +4,15 @@
  * certificate, recorded as HEALTHY / UNHEALTHY / UNKNOWN with a reason per
  * node (Magnum's health_status and health_status_reason). One workflow per
  * cluster (id cluster-health-<cluster id>), continued as new before its
- * history grows; it ends when the cluster is gone.
+ * history grows; it ends when the cluster is gone. With auto-healing, the
+ * nodes NotReady for too long are handed to whoever drives the cluster to be
+ * replaced (activities/auto-heal.ts: a Magnum resize, a Tacker heal).
  */
-import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, log, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { ClusterActivities } from '../activities';
+import type { AutoHealActivities } from '../activities/types';
 
-const quick = proxyActivities<ClusterActivities>({
+const quick = proxyActivities<ClusterActivities & AutoHealActivities>({
   startToCloseTimeout: '1m', retry: { initialInterval: '1s', maximumInterval: '30s' },
 });
 
@@ -22,8 +25,12 @@ const POLLS_PER_RUN = 200;
 
 export async function clusterHealth(input: ClusterHealthInput): Promise<void> {
   for (let i = 0; i < POLLS_PER_RUN; i++) {
-    const { exists } = await quick.checkClusterHealth({ clusterId: input.clusterId });
+    const { exists, overdue } = await quick.checkClusterHealth({ clusterId: input.clusterId });
     if (!exists) return;
+    if (overdue?.length && patched('auto-healing')) {
+      const r = await quick.autoHealNodes({ clusterId: input.clusterId, serverIds: overdue });
+      if (r.started) log.info('auto-healing started', { operationId: r.started });
+    }
     await sleep(input.intervalS * 1000);
     if (workflowInfo().continueAsNewSuggested) break;
   }

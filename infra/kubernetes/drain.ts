@@ -12,6 +12,11 @@ import { isDaemonSetPod, isMirrorPod } from './nodes';
 export interface DrainOptions {
   /** Leave the node schedulable (default: cordon first, as kubectl drain does). */
   skipCordon?: boolean;
+  /**
+   * Pods already being deleted are not waited for: on a node that is not Ready no kubelet will
+   * confirm their end (kubectl drain --skip-wait-for-delete-timeout, Cluster API on unreachable nodes).
+   */
+  skipWaitForDelete?: boolean;
 }
 
 export interface DrainResult {
@@ -34,7 +39,7 @@ export async function drainNode(client: KubeClient, nodeName: string, o: DrainOp
     if (isMirrorPod(pod) || isDaemonSetPod(pod)) {
       result.skipped.push(id);
     } else if (pod.metadata.deletionTimestamp) {
-      result.remaining.push(id); // evicted before, still shutting down
+      if (!o.skipWaitForDelete) result.remaining.push(id); // evicted before, still shutting down
     } else {
       const r = await client.evictPod(ns, pod.metadata.name);
       if (r === 'evicted') result.evicted.push(id);

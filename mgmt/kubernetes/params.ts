@@ -65,6 +65,8 @@ export const K8sClusterInstallationParam = z.object({
   private_registry_connection_info: z.array(RegistryConnection).max(16).optional(),
   /** Beyond Tacker: the Kubernetes release (default DEFAULT_KUBE_VERSION). */
   kubernetes_version: z.string().regex(/^v?1\.\d{1,2}\.\d{1,3}$/, 'must be a Kubernetes release such as 1.37.2').optional(),
+  /** Beyond Tacker (opt-in): a node NotReady too long is healed (a heal of its VNFC, isAutomaticInvocation), as Magnum's auto_healing_enabled. */
+  auto_healing_enabled: z.boolean().optional(),
 });
 export type K8sClusterInstallationParam = z.infer<typeof K8sClusterInstallationParam>;
 

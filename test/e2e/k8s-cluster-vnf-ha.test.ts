@@ -7,8 +7,9 @@
  * its control-plane endpoint, the other two joined as control-plane nodes,
  * two workers; the Kubernetes VIM on https://<VIP>:16443. The user's kubectl
  * goes through the VIP; with the VIP's master stopped it still answers, and
- * that master is healed back as a control-plane node. Worker scale and heal,
- * and terminate, as with one master; the `podaffinity` flavour the same way.
+ * auto-healing (opt-in) heals that master back as a control-plane node, and
+ * a stopped worker. Worker scale and terminate as with one master; the
+ * `podaffinity` flavour the same way.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,6 +51,16 @@ async function onServer(serverId: string, command: string): Promise<string> {
   }
 }
 
+/** The automatic HEAL of a VNFC (auto-healing), COMPLETED. */
+async function automaticHeal(instanceId: string, vnfcId: string): Promise<any> {
+  return eventually(`an automatic heal of ${vnfcId} COMPLETED`, async () => {
+    const ops = (await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${instanceId}`)).body as any[];
+    const op = ops.find((o) => o.operation === 'HEAL' && o.isAutomaticInvocation && o.operationParams?.vnfcInstanceId?.includes(vnfcId));
+    if (op?.operationState === 'FAILED_TEMP') throw new Error(`automatic heal FAILED_TEMP: ${op.error?.detail}`);
+    return op?.operationState === 'COMPLETED' ? op : undefined;
+  }, 600_000, 2000);
+}
+
 let net0: { id: string } | undefined;
 const leftover: string[] = [];
 
@@ -85,7 +96,8 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
   beforeAll(async () => {
     id = await newInstance();
     leftover.push(id);
-    const p = params((k) => { k.master_node.cluster_cp_name = 'vip_CP'; });
+    // opt-in auto-healing: the master and the worker stopped below are healed without an operator
+    const p = params((k) => { k.master_node.cluster_cp_name = 'vip_CP'; k.auto_healing_enabled = true; });
     p.flavourId = 'complex';
     await task(id, 'instantiate', p, 'COMPLETED', 900_000);
     const [master] = await vnfcsOf(id, 'masterNode');
@@ -150,9 +162,10 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     stopped = masters.find((m) => m.computeResource.resourceId === holder)!.id;
   });
 
-  test('heal of the stopped master: its etcd member goes, the new server joins as a control-plane node, every haproxy lists the masters as they are', async () => {
+  test('auto-healing heals the stopped master (a HEAL with isAutomaticInvocation): its etcd member goes, the new server joins as a control-plane node, every haproxy lists the masters as they are', async () => {
     const m = (await vnfcsOf(id, 'masterNode')).find((v) => v.id === stopped)!;
-    await task(id, 'heal', { vnfcInstanceId: [m.id] }, 'COMPLETED', 600_000);
+    const op = await automaticHeal(id, m.id);
+    expect(op.operationParams.cause).toMatch(/^auto-healing: replacing .* of masters, NotReady for more than 20 s$/);
     const masters = await vnfcsOf(id, 'masterNode');
     const healed = masters.find((v) => v.id === m.id);
     expect(healed.computeResource.resourceId).not.toBe(m.computeResource.resourceId);
@@ -174,9 +187,10 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body.filter((o: any) => o.operation === 'SCALE')).toEqual([]);
     await task(id, 'scale', { type: 'SCALE_OUT', aspectId: 'worker_instance', numberOfSteps: 1 }, 'COMPLETED', 600_000);
     await eventually('6 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
-    // heal of a worker, as with one master
+    // a worker stopped: auto-healing heals it, as an operator's heal of its VNFC would
     const [worker] = await vnfcsOf(id, 'workerNode');
-    await task(id, 'heal', { vnfcInstanceId: [worker.id] }, 'COMPLETED', 600_000);
+    await nova(worker.computeResource.resourceId, 'os-stop');
+    await automaticHeal(id, worker.id);
     await eventually('6 Ready nodes after the worker heal', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
     const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
     await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);

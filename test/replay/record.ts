@@ -59,6 +59,8 @@ export function classify(history: History): [string, History][] {
     .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest?.input?.name ?? '');
   for (const u of updates) features.add(u);
   if (events.some((e) => opStateOf(e) === 'FAILED_TEMP')) features.add('failedtemp');
+  // a patch the history took (patched('<id>')): its new branch is a class of its own
+  for (const id of patchesOf(events)) features.add(id);
   if (coordinationTimer(events) >= 0) features.add('coordwait');
   const last = events[events.length - 1];
   if (!isClosed(last)) features.add('open');
@@ -74,6 +76,16 @@ export function classify(history: History): [string, History][] {
 function decode(data: Uint8Array | null | undefined): unknown {
   if (!data) return undefined;
   try { return JSON.parse(Buffer.from(data).toString('utf8')); } catch { return undefined; }
+}
+
+/** The patch ids of the history's patch markers. */
+function patchesOf(events: Event[]): string[] {
+  return events.flatMap((e) => {
+    const m = e.markerRecordedEventAttributes;
+    if (m?.markerName !== 'core_patch') return [];
+    const id = (decode(m.details?.['patch-data']?.payloads?.[0]?.data) as { id?: string } | undefined)?.id;
+    return id ? [id] : [];
+  });
 }
 
 function opStateOf(e: Event): string | undefined {

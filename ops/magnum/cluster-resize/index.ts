@@ -6,6 +6,7 @@ export const clusterResizeOp: MagnumOperationModule = {
   workflowType: 'magnumClusterResize',
   summary: (s) => {
     const remove = Array.isArray(s.params.nodesToRemove) && s.params.nodesToRemove.length ? `, removing ${s.params.nodesToRemove.join(', ')}` : '';
+    if (s.params.replace === true) return `Auto-heal ${s.params.nodegroup} of ${clusterLabel(s)}: replace ${(s.params.nodesToRemove as string[]).join(', ')}`;
     return `Resize ${s.params.nodegroup ?? 'default-worker'} of ${clusterLabel(s)} to ${s.params.nodeCount} node(s)${remove}`;
   },
 };

@@ -2,7 +2,7 @@
 import type { ClusterSettings } from '../../../cluster/model';
 import { DEFAULT_KUBE_VERSION } from '../../../mgmt/kubernetes/params';
 
-/** kube_tag (v1.37.2, or Magnum's v1.28.9-rancher1 style), the pod range (calico_ipv4pool, flannel_network_cidr) and service_cluster_ip_range. */
+/** kube_tag (v1.37.2, or Magnum's v1.28.9-rancher1 style), the pod range (calico_ipv4pool, flannel_network_cidr), service_cluster_ip_range and auto_healing_enabled. */
 export function settingsFromLabels(labels: Record<string, unknown>, noProxy: string | undefined, gracePeriod: string | undefined): ClusterSettings {
   const str = (k: string) => (labels[k] === undefined ? undefined : String(labels[k]));
   const kube = str('kube_tag')?.replace(/^v/, '').replace(/-.*$/, '');
@@ -13,6 +13,7 @@ export function settingsFromLabels(labels: Record<string, unknown>, noProxy: str
     registries: [],
     noProxy,
     ...(gracePeriod ? { controllerManagerArgs: { 'node-monitor-grace-period': gracePeriod } } : {}),
+    ...(str('auto_healing_enabled')?.toLowerCase() === 'true' ? { autoHealing: true } : {}),
   };
 }
 

@@ -2,7 +2,8 @@
  * A nodegroup's new size, planned once per operation (the plan lands in the
  * workflow's history): which members leave (the servers the request named,
  * then the highest indexes, as Heat's own scale-in) and which indexes new
- * ones get. Names in nodes_to_remove may be server ids or node names.
+ * ones get. Names in nodes_to_remove may be server ids or node names. A
+ * replacement (auto-healing) keeps the count: the named leave, new ones come.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../../activities/deps';
@@ -13,7 +14,8 @@ import { StackDriver } from '../../../../infra/stack-driver';
 import type { ResizePlan } from '../contracts';
 import { loadMagnum, stackRefOf } from './cluster';
 
-export interface ResizeParams { nodegroupId: number; nodeCount: number; nodesToRemove?: string[] }
+/** replace: the named servers leave and as many new ones come (auto-healing); else they leave only as far as the count drops. */
+export interface ResizeParams { nodegroupId: number; nodeCount: number; nodesToRemove?: string[]; replace?: boolean }
 
 export function resizeActivities(deps: ActivityDeps) {
   const { db, box } = deps;
@@ -41,8 +43,10 @@ export function resizeActivities(deps: ActivityDeps) {
       }
       const excess = members.length - p.nodeCount;
       for (const i of [...members].reverse()) if (leaving.length < excess && !leaving.includes(i)) leaving.push(i);
-      const kept = members.filter((i) => !leaving.slice(0, Math.max(excess, 0)).includes(i));
-      const added = Math.max(p.nodeCount - members.length, 0);
+      // a replacement (auto-healing) takes out every server named; a resize only as many as the count drops
+      const gone = p.replace ? leaving : leaving.slice(0, Math.max(excess, 0));
+      const kept = members.filter((i) => !gone.includes(i));
+      const added = Math.max(p.nodeCount - kept.length, 0);
       const next = Math.max(-1, ...members) + 1;
       const newMembers = [...kept, ...Array.from({ length: added }, (_, k) => next + k)];
       const removedIdx = members.filter((i) => !newMembers.includes(i));

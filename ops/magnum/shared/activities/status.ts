@@ -6,7 +6,8 @@
  * notification of the change, all in one transaction; then the sinks are
  * woken and, at the end of a delete, the rows removed. Only the workflow
  * the cluster row names as its operation may write (the fence): a
- * superseded one's late write changes nothing.
+ * superseded one's late write changes nothing. An auto-healing replacement
+ * shows its reason while it runs.
  */
 import { Context } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
@@ -49,7 +50,9 @@ export function statusActivities(deps: ActivityDeps) {
       // the status and its CADF event in one transaction: a crash between them would lose the event once another operation fences this one off
       const cluster = await writeFenced(db, clusterId, operationId, async (q, c, groups) => {
         const { db: tx, t } = q;
-        await tx.update(t.magnumClusters).set({ status: status as ClusterStatus, statusReason: reason, updatedAt: now }).where(eq(t.magnumClusters.id, clusterId));
+        // while an auto-healing replacement runs, its reason says why (Magnum shows no step otherwise)
+        const healing = status.endsWith('_IN_PROGRESS') && typeof c.opParams.autoHealing === 'string' ? c.opParams.autoHealing : null;
+        await tx.update(t.magnumClusters).set({ status: status as ClusterStatus, statusReason: reason ?? healing, updatedAt: now }).where(eq(t.magnumClusters.id, clusterId));
         const mine = groups.filter((g) => c.opNodegroups.includes(g.id));
         const ngStatus = status.replace(/^(CREATE|UPDATE|DELETE)_/, `${nodegroupAction(c.operation)}_`) as ClusterStatus;
         const named = isFailed(status) && reason ? namedGroups(reason, mine, nodes) : [];

@@ -1,0 +1,55 @@
+/**
+ * Auto-healing of a Magnum cluster (label auto_healing_enabled): a resize
+ * that replaces the nodes, as an operator's resize with nodes_to_remove
+ * would, but with node_count unchanged (ops/auto-heal-share.ts says which).
+ * Never beside another operation; masters are left to the operator (their
+ * nodegroup is not resizable). The operation's status_reason says why while
+ * it runs, and its CADF events carry it.
+ */
+import type { Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { ActivityDeps } from '../../activities/deps';
+import type { ClusterNodeRow } from '../../common/db/repos/clusters';
+import { beginOperation, magnumClusterById, markWorkflowStarted, nodegroupsOf, Refused, type MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
+import { RESIZABLE } from '../../model/magnum/status';
+import { autoHealReason, nodesToReplace } from '../auto-heal-share';
+import { magnumWorkflowStart, newOperationId } from './start';
+
+export async function autoHealMagnum(deps: ActivityDeps, temporal: Client, clusterId: string, overdue: ClusterNodeRow[]): Promise<{ started?: string; skipped?: string }> {
+  const { db, cfg, log } = deps;
+  const start = async (row: MagnumClusterRow): Promise<string> => {
+    const { workflowType, options } = magnumWorkflowStart(row, cfg);
+    try {
+      await temporal.workflow.start(workflowType, options);
+    } catch (e) {
+      // a retry of this activity after the start: the operation runs already
+      if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+    }
+    await markWorkflowStarted(db, row.id, row.operationId);
+    return row.operationId;
+  };
+  const row = await magnumClusterById(db, clusterId);
+  if (!row) return { skipped: 'the Magnum cluster is gone' };
+  // a run of this activity that recorded its operation and died before starting it
+  if (!row.workflowStarted && row.opParams.autoHealing) return { started: await start(row) };
+  const groups = await nodegroupsOf(db, clusterId);
+  const chosen = nodesToReplace(overdue.filter((n) => n.role !== 'master'), (g) => groups.find((x) => x.name === g)?.nodeCount ?? 0);
+  const ng = groups.find((g) => g.name === chosen[0]?.nodegroup);
+  if (!ng) return { skipped: 'only masters are NotReady: replacing a master is left to the operator' };
+  const why = autoHealReason(chosen, cfg.cluster.autoHealAfterS);
+  let begun: MagnumClusterRow;
+  try {
+    begun = await beginOperation(db, clusterId, {
+      operation: 'cluster-resize', operationId: newOperationId('cluster-resize'), status: 'UPDATE_IN_PROGRESS',
+      opParams: { nodegroupId: ng.id, nodegroup: ng.name, nodeCount: ng.nodeCount, nodesToRemove: chosen.map((n) => n.serverId), replace: true, autoHealing: why },
+      check: (c) => { if (!RESIZABLE.includes(c.status)) throw new Refused(409, `the cluster is ${c.status}`); },
+      nodegroups: async () => ({ ids: [ng.id], status: 'UPDATE_IN_PROGRESS' }),
+    });
+  } catch (e) {
+    if (e instanceof Refused) return { skipped: e.message };
+    throw e;
+  }
+  await start(begun);
+  log.info({ clusterId, operationId: begun.operationId }, why);
+  return { started: begun.operationId };
+}

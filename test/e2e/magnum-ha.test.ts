@@ -1,0 +1,167 @@
+/**
+ * Seed 003 with `--master-count 3` (issue 23 items 2 to 5), through the
+ * stock `openstack` CLI and the embedded Keystone: a v1.36.3 template with
+ * master_lb_enabled and the label auto_healing_enabled=true; the cluster's
+ * api_address is the VIP of an Octavia load balancer (made by Heat's
+ * OS::Octavia::* resources, listed by `openstack loadbalancer list`) whose
+ * pool holds the three masters; kubectl goes through it, and keeps working
+ * with one master stopped. A worker stopped for longer than the auto-healing
+ * delay is replaced by a resize the health workflow starts (its reason shown
+ * while it runs). `coe cluster upgrade` to a v1.37.2 template fails on the
+ * second master (an injected fault) naming it, and asked again resumes and
+ * finishes, the API answering through the VIP all along. Delete leaves no
+ * load balancer.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventually, sim } from '../support/api';
+import { keystoneUser, type TestUser } from '../support/identity';
+import { openstackCli } from '../support/openstack-cli';
+
+const run = Date.now().toString(36);
+const name = `ha-${run}`;
+let user: TestUser;
+let dir: string;
+let cli: ReturnType<typeof openstackCli>;
+let conf: string;
+let vip: string;
+
+/** The cluster's servers of a nodegroup, as the user's Nova lists them. */
+async function servers(group: string): Promise<{ ID: string; Name: string; Status: string }[]> {
+  return (await cli.openstack(['server', 'list', '--name', `${group}-`], true)).filter((s: any) => s.Name.startsWith(`${name}-`));
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'magnum-ha-'));
+  user = await keystoneUser(`ha-project-${run}`, `ha-user-${run}`, 'member');
+  cli = openstackCli(user, dir);
+});
+afterAll(async () => {
+  // a failed test's cluster goes too (its health workflow and servers with it)
+  await cli.coe(['cluster', 'delete', name]).catch(() => undefined);
+  await eventually('cluster gone', async () => ((await cli.coe(['cluster', 'list'], true)).some((c: any) => c.name === name) ? undefined : true), 300_000, 3000).catch(() => undefined);
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 400_000);
+
+test('--master-count 3 behind an Octavia load balancer: its VIP is the api_address, every master in its pool, kubectl through it', async () => {
+  await cli.coe(['cluster', 'template', 'create', `ha-tpl-${run}`, '--image', 'ubuntu-22.04', '--external-network', 'public', '--flavor', 'm1.small',
+    '--master-lb-enabled', '--coe', 'kubernetes', '--labels', 'kube_tag=v1.36.3,auto_healing_enabled=true']);
+  await expect(cli.coe(['cluster', 'create', `even-${run}`, '--cluster-template', `ha-tpl-${run}`, '--master-count', '2'])).rejects.toThrow(/size cannot be an even number/);
+  expect(await cli.coe(['cluster', 'create', name, '--cluster-template', `ha-tpl-${run}`, '--master-count', '3', '--node-count', '1'])).toMatch(/accepted/);
+  const c = await cli.waitCluster(name, 'CREATE_COMPLETE', 900_000);
+  expect(c).toMatchObject({ master_count: 3, node_count: 1, master_lb_enabled: true, coe_version: 'v1.36.3' });
+  expect(c.master_addresses).toHaveLength(3);
+  vip = /^https:\/\/(127\.\d+\.\d+\.\d+):6443$/.exec(c.api_address)![1];
+  expect(c.master_addresses).not.toContain(vip);
+
+  const lbs = (await cli.openstack(['loadbalancer', 'list'], true)).filter((l: any) => l.vip_address === vip);
+  expect(lbs).toHaveLength(1);
+  expect(lbs[0]).toMatchObject({ provisioning_status: 'ACTIVE', name: `${name}-api` });
+  const pool = (await cli.openstack(['loadbalancer', 'pool', 'list', '--loadbalancer', lbs[0].id], true))[0];
+  const members = await eventually('every master ONLINE in the pool', async () => {
+    const m = await cli.openstack(['loadbalancer', 'member', 'list', pool.id], true);
+    return m.length === 3 && m.every((x: any) => x.operating_status === 'ONLINE') ? m : undefined;
+  }, 60_000, 2000);
+  expect(members.map((m: any) => m.address).sort()).toEqual([...c.master_addresses].sort());
+  expect(members.every((m: any) => m.protocol_port === 6443)).toBe(true);
+
+  conf = await cli.config(name, 'conf');
+  expect(fs.readFileSync(path.join(conf, 'config'), 'utf8')).toContain(`server: https://${vip}:6443`);
+  const nodes = await cli.readyNodes(conf);
+  expect(Object.values(nodes)).toEqual(['True', 'True', 'True', 'True']);
+  const controlPlane = (await cli.kubectl(conf, ['get', 'nodes', '-l', 'node-role.kubernetes.io/control-plane', '--no-headers'])).trim().split('\n');
+  expect(controlPlane.filter((l) => /-default-master-\d+ +Ready +control-plane /.test(l))).toHaveLength(3);
+}, 1_000_000);
+
+/** /healthz through the VIP every 250 ms until stopped; the longest time without an answer (ms). */
+function watchApi(): { lastOk: () => number; stop: () => Promise<number> } {
+  let polling = true;
+  let lastOk = Date.now();
+  let longestGap = 0;
+  const poller = (async () => {
+    while (polling) {
+      const ok = await cli.kubectl(conf, ['get', '--raw', '/healthz'], 2).then((o) => o === 'ok', () => false);
+      if (ok) {
+        longestGap = Math.max(longestGap, Date.now() - lastOk);
+        lastOk = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return { lastOk: () => lastOk, stop: async () => { polling = false; await poller; return Math.max(longestGap, Date.now() - lastOk); } };
+}
+
+/** Each node's kubelet version, as kubectl sees them. */
+async function kubeletVersions(): Promise<Record<string, string>> {
+  const nodes = JSON.parse(await cli.kubectl(conf, ['get', 'nodes', '-o', 'json'])).items;
+  return Object.fromEntries(nodes.map((n: any) => [n.metadata.name, n.status.nodeInfo.kubeletVersion]));
+}
+
+test('one master stopped (openstack server stop): the API keeps answering through the load balancer', async () => {
+  const master = (await servers('default-master'))[0];
+  const api = watchApi();
+  await cli.openstack(['server', 'stop', master.ID]);
+  await eventually('SHUTOFF', async () => ((await cli.openstack(['server', 'show', master.ID], true)).status === 'SHUTOFF' ? true : undefined), 60_000, 1000);
+  const stoppedAt = Date.now();
+  // long enough for the health monitor to take the member out
+  await eventually('15 s of answers after the stop', async () => (api.lastOk() > stoppedAt + 15_000 ? true : undefined), 60_000, 1000);
+  const longestGap = await api.stop();
+  console.log(`master ${master.Name} stopped; the longest time without an answer through the load balancer: ${longestGap} ms`);
+  expect(longestGap).toBeLessThan(10_000);
+  await cli.openstack(['server', 'start', master.ID]);
+  await eventually('the master Ready again', async () => (Object.entries(await cli.readyNodes(conf)).every(([, s]) => s === 'True') ? true : undefined), 180_000, 2000);
+}, 400_000);
+
+test('auto-healing: a worker NotReady for longer than the delay is replaced (status_reason says so while it runs), the new one joins', async () => {
+  const [worker] = await servers('default-worker');
+  await cli.openstack(['server', 'stop', worker.ID]);
+  const healing = await eventually('the replacement running', async () => {
+    const c = await cli.coe(['cluster', 'show', name], true);
+    return c.status === 'UPDATE_IN_PROGRESS' ? c : undefined;
+  }, 180_000, 1000);
+  expect(healing.status_reason).toMatch(new RegExp(`^auto-healing: replacing ${name}-[0-9a-f]{6}-default-worker-0 \\(127[.0-9]+\\) of default-worker, NotReady for more than 20 s$`));
+  const done = await cli.waitCluster(name, 'UPDATE_COMPLETE', 600_000);
+  expect(done.node_count).toBe(1);
+  const now = await servers('default-worker');
+  expect(now.map((s) => s.ID)).not.toContain(worker.ID);
+  expect(now).toHaveLength(1);
+  const nodes = await cli.readyNodes(conf);
+  expect(Object.keys(nodes).filter((n) => n.includes('default-worker'))).toEqual([expect.stringMatching(/default-worker-1$/)]);
+  expect(Object.values(nodes).every((s) => s === 'True')).toBe(true);
+}, 800_000);
+
+test('coe cluster upgrade to v1.37.2: a failure on the second master names it and the step; asked again it resumes and ends with every kubelet on v1.37.2, the API answering all along', async () => {
+  await cli.coe(['cluster', 'template', 'create', `ha-new-${run}`, '--image', 'ubuntu-22.04', '--external-network', 'public', '--flavor', 'm1.small',
+    '--master-lb-enabled', '--coe', 'kubernetes', '--labels', 'kube_tag=v1.37.2,auto_healing_enabled=true']);
+  const masters = (await servers('default-master')).sort((a, b) => a.Name.localeCompare(b.Name));
+  const second = await cli.openstack(['server', 'show', masters[1].ID], true);
+  const address = /(127\.[.0-9]+)/.exec(JSON.stringify(second.addresses))![1];
+  const fault = await sim<{ id: string }>('POST', '/sim/ssh/faults', { server: masters[1].ID, match: 'kubeadm upgrade node', exitCode: 1, stderr: 'error execution phase control-plane: injected\n', times: 1000 });
+  const api = watchApi();
+  await cli.coe(['cluster', 'upgrade', name, `ha-new-${run}`, '--max-batch-size', '1']);
+  const failed = await cli.waitCluster(name, 'UPDATE_FAILED', 900_000);
+  expect(failed.status_reason).toMatch(new RegExp(`^Step "upgrade master ${masters[1].Name} \\(${address.replace(/\./g, '\\.')}\\) to v1\\.37\\.2" failed: kubeadm upgrade node on master ${masters[1].Name} .*injected`));
+  expect(failed.coe_version).toBe('v1.36.3');
+  const halfway = await kubeletVersions();
+  expect(halfway[masters[0].Name]).toBe('v1.37.2');
+  expect(Object.entries(halfway).filter(([n]) => n !== masters[0].Name).map(([, v]) => v)).toEqual(['v1.36.3', 'v1.36.3', 'v1.36.3']);
+  await sim('DELETE', `/sim/ssh/faults/${fault.id}`);
+  await cli.coe(['cluster', 'upgrade', name, `ha-new-${run}`, '--max-batch-size', '1']);
+  const done = await cli.waitCluster(name, 'UPDATE_COMPLETE', 900_000);
+  const longestGap = await api.stop();
+  console.log(`upgrade through the load balancer: the longest time without an answer: ${longestGap} ms`);
+  expect(longestGap).toBeLessThan(10_000);
+  expect(done).toMatchObject({ coe_version: 'v1.37.2', status_reason: null });
+  expect(Object.values(await kubeletVersions())).toEqual(['v1.37.2', 'v1.37.2', 'v1.37.2', 'v1.37.2']);
+  expect(JSON.parse(await cli.kubectl(conf, ['get', '--raw', '/version'])).gitVersion).toBe('v1.37.2');
+  expect(Object.values(await cli.readyNodes(conf)).every((s) => s === 'True')).toBe(true);
+  // what kubeadm never does is refused at once: back to v1.36.3
+  await expect(cli.coe(['cluster', 'upgrade', name, `ha-tpl-${run}`])).rejects.toThrow(/Downgrading Kubernetes from v1\.37\.2 to v1\.36\.3 is not supported/);
+}, 1_200_000);
+
+test('delete: the cluster and its load balancer are gone', async () => {
+  await cli.coe(['cluster', 'delete', name]);
+  await eventually('gone', async () => ((await cli.coe(['cluster', 'list'], true)).some((c: any) => c.name === name) ? undefined : true), 300_000, 3000);
+  expect((await cli.openstack(['loadbalancer', 'list'], true)).filter((l: any) => l.vip_address === vip)).toEqual([]);
+}, 400_000);

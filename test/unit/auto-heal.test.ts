@@ -1,0 +1,18 @@
+/** Auto-healing's rule (ops/auto-heal-share.ts): one nodegroup per operation, at most 40 % of it, at least one node. */
+import { autoHealReason, nodesToReplace } from '../../ops/auto-heal-share';
+
+const node = (name: string, nodegroup: string) => ({ name, nodegroup, address: `127.0.0.${name.length}` });
+
+test('one nodegroup at a time, 40 % of its size at most, never none', () => {
+  const sizes: Record<string, number> = { workers: 5, big: 10, one: 1 };
+  const size = (g: string) => sizes[g];
+  const overdue = [node('w1', 'workers'), node('b1', 'big'), node('w2', 'workers'), node('w3', 'workers')];
+  expect(nodesToReplace(overdue, size).map((n) => n.name)).toEqual(['w1', 'w2']); // 40 % of 5
+  expect(nodesToReplace([node('b1', 'big'), node('b2', 'big'), node('b3', 'big'), node('b4', 'big'), node('b5', 'big')], size)).toHaveLength(4);
+  expect(nodesToReplace([node('o1', 'one')], size).map((n) => n.name)).toEqual(['o1']); // a nodegroup of one still heals
+  expect(nodesToReplace([], size)).toEqual([]);
+});
+
+test('the reason names the nodes, their nodegroup and the delay', () => {
+  expect(autoHealReason([node('w1', 'workers'), node('w22', 'workers')], 300)).toBe('auto-healing: replacing w1 (127.0.0.2), w22 (127.0.0.3) of workers, NotReady for more than 300 s');
+});
