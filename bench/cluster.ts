@@ -62,7 +62,7 @@ export function controlPlanes(): Record<string, { apiserver: number; etcd: numbe
   const out: Record<string, { apiserver: number; etcd: number }> = {};
   const ps = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
   for (const line of ps) {
-    const m = /^\s*(\d+)\s+(\S*(kube-apiserver|etcd))\s(.*)$/.exec(line);
+    const m = /^\s*(\d+)\s+(\S*(kube-apiserver|etcd)(?:-v[\d.]+)?)\s(.*)$/.exec(line);
     if (!m) continue;
     const addr = /--advertise-address=(127\.[\d.]+)/.exec(m[4])?.[1] ?? /--listen-client-urls[= ]https?:\/\/(127\.[\d.]+):2379/.exec(m[4])?.[1];
     if (!addr) continue;

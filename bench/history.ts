@@ -100,3 +100,29 @@ export async function workflowTimes(client: Client, workflowId: string): Promise
   const totalMs = events.length ? tsToMs(events[events.length - 1].eventTime) - tsToMs(events[0].eventTime) : 0;
   return { totalMs, outsideActivitiesMs: Math.round(totalMs - covered) };
 }
+
+/**
+ * Per node, the time from its first activity scheduled to its last one completed, for the activities whose
+ * input names a serverId (a rolling operation's node by node time, e.g. an upgrade's).
+ */
+export async function perNodeSpans(client: Client, workflowId: string): Promise<Record<string, number>> {
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const serverOf = new Map<number, string>();
+  const span: Record<string, { from: number; to: number }> = {};
+  for (const e of events) {
+    const t = tsToMs(e.eventTime);
+    const sched = e.activityTaskScheduledEventAttributes;
+    if (sched) {
+      const data = sched.input?.payloads?.[0]?.data;
+      const serverId = data ? (JSON.parse(Buffer.from(data).toString('utf8')) as { serverId?: string }).serverId : undefined;
+      if (serverId) {
+        serverOf.set(Number(e.eventId), serverId);
+        span[serverId] ??= { from: t, to: t };
+      }
+    }
+    const done = e.activityTaskCompletedEventAttributes;
+    const server = done && serverOf.get(Number(done.scheduledEventId));
+    if (server) span[server].to = t;
+  }
+  return Object.fromEntries(Object.entries(span).map(([s, x]) => [s, x.to - x.from]));
+}

@@ -9,8 +9,12 @@
  *      of it was running and, of that, its timers (the waits between status
  *      polls): what is left is what the workflow adds over the same activities;
  *  (a) the floor: a bare workflow of as many no-op activities in sequence.
- * Writes bench/results/magnum-latest.json. See docs/benchmarks.md.
- * Env: BENCH_RUNS (3), BENCH_HEAT_SLEEP_SCALE (1), BENCH_HEAT_POLL_MS (50).
+ * With BENCH_MAGNUM_HA=1 the clusters have 3 masters behind the embedded
+ * Octavia (master_lb_enabled) on Kubernetes v1.36.3, and each is then
+ * upgraded to v1.37.2 (`actions/upgrade`, batches of 1): the upgrade's time
+ * and, from its history, each node's (first to last activity of it).
+ * Writes bench/results/magnum[-ha]-latest.json. See docs/benchmarks.md.
+ * Env: BENCH_RUNS (3), BENCH_MAGNUM_HA, BENCH_HEAT_SLEEP_SCALE (1), BENCH_HEAT_POLL_MS (50).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,12 +23,14 @@ import { Client, Connection } from '@temporalio/client';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { baselineOperation, withBaselineWorker } from './baseline';
 import { controlPlanes } from './cluster';
-import { historyStats, workflowTimes } from './history';
+import { historyStats, perNodeSpans, workflowTimes } from './history';
 import { latency, percentile } from './measure';
 import { startProduct, type AdminLogin } from './product';
 
 const RUNS = Number(process.env.BENCH_RUNS || '3');
-const RESULTS = path.join(__dirname, 'results', 'magnum-latest.json');
+const HA = process.env.BENCH_MAGNUM_HA === '1';
+const MASTERS = HA ? 3 : 1;
+const RESULTS = path.join(__dirname, 'results', HA ? 'magnum-ha-latest.json' : 'magnum-latest.json');
 const LATEST = { 'OpenStack-API-Version': 'container-infra latest' };
 const log = (m: string) => console.log(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}`);
 const ms = (n: number) => Math.round(n);
@@ -70,15 +76,17 @@ async function main() {
   const client = new Client({ connection });
   const clusters: string[] = [];
   try {
-    const template = await magnum.call('POST', '/v1/clustertemplates', {
-      name: 'bench', coe: 'kubernetes', image_id: 'ubuntu-22.04', external_network_id: 'public', flavor_id: 'm1.small', master_flavor_id: 'm1.small', network_driver: 'flannel',
+    const templateOf = (name: string, kubeTag?: string) => magnum.call('POST', '/v1/clustertemplates', {
+      name, coe: 'kubernetes', image_id: 'ubuntu-22.04', external_network_id: 'public', flavor_id: 'm1.small', master_flavor_id: 'm1.small', network_driver: 'flannel',
+      ...(HA ? { master_lb_enabled: true, labels: { kube_tag: kubeTag } } : {}),
     });
+    const template = await templateOf('bench', 'v1.36.3');
     const createIds: string[] = [];
     const create = {
       prepare: async () => undefined,
       run: async () => {
         const since = new Date();
-        const { uuid } = await magnum.call('POST', '/v1/clusters', { name: `bench-${clusters.length}`, cluster_template_id: template.uuid, master_count: 1, node_count: 2 });
+        const { uuid } = await magnum.call('POST', '/v1/clusters', { name: `bench-${clusters.length}`, cluster_template_id: template.uuid, master_count: MASTERS, node_count: 2 });
         clusters.push(uuid);
         await magnum.until(uuid, 'CREATE_COMPLETE');
         const wf = await newestWorkflow(client, 'magnumClusterCreate', since);
@@ -86,7 +94,7 @@ async function main() {
         return wf;
       },
     };
-    log(`cluster create (1 master + 2 workers), ${RUNS} runs`);
+    log(`cluster create (${MASTERS} master(s) + 2 workers), ${RUNS} runs`);
     const b = await latency(create, 0, RUNS);
     const createStats = await Promise.all(createIds.map((id) => historyStats(client, id)));
     const createTimes = await Promise.all(createIds.map((id) => workflowTimes(client, id)));
@@ -106,6 +114,23 @@ async function main() {
     }
     const resizeStats = await Promise.all(resizeIds.map((id) => historyStats(client, id)));
     const resizeTimes = await Promise.all(resizeIds.map((id) => workflowTimes(client, id)));
+
+    // HA: each cluster upgraded v1.36.3 -> v1.37.2, one node at a time
+    const upgradeMs: number[] = [];
+    const nodeMs: number[] = [];
+    if (HA) {
+      const target = await templateOf('bench-v1.37.2', 'v1.37.2');
+      for (const [i, id] of clusters.entries()) {
+        const since = new Date();
+        const t0 = performance.now();
+        await magnum.call('POST', `/v1/clusters/${id}/actions/upgrade`, { cluster_template: target.uuid, max_batch_size: 1 });
+        await magnum.until(id, 'UPDATE_COMPLETE');
+        upgradeMs.push(performance.now() - t0);
+        const spans = Object.values(await perNodeSpans(client, await newestWorkflow(client, 'magnumClusterUpgrade', since)));
+        nodeMs.push(...spans);
+        log(`upgrade ${i + 1}: ${ms(upgradeMs[i])} ms, ${spans.length} nodes: ${spans.map(ms).join(', ')} ms`);
+      }
+    }
 
     const nCreate = Math.round(createStats.reduce((a, s) => a + s.activities, 0) / createStats.length);
     const nResize = Math.round(resizeStats.reduce((a, s) => a + s.activities, 0) / resizeStats.length);
@@ -128,15 +153,17 @@ async function main() {
         timers: med(resizeStats.map((s) => s.timers)), timerMedianMs: med(resizeStats.map((s) => s.timerMs)), activities: nResize, floorMedianMs: ms(floorResize.medianMs),
       },
       controlPlaneRssMiB: rss,
+      ...(HA ? { upgrade: { apiMedianMs: med(upgradeMs), samplesMs: upgradeMs.map(ms), perNodeMedianMs: med(nodeMs), perNodeMaxMs: ms(Math.max(...nodeMs)) } } : {}),
     };
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, JSON.stringify(result, null, 2));
     console.log();
-    for (const [name, r] of [['create (1+2)', result.create], ['resize +1 worker', result.resize]] as const) {
+    for (const [name, r] of [[`create (${MASTERS}+2)`, result.create], ['resize +1 worker', result.resize]] as const) {
       console.log(`${name}: through the API ${r.apiMedianMs} ms (median of ${RUNS}); its workflow ${r.workflowMedianMs} ms, of which no activity running ${r.outsideActivitiesMedianMs} ms`
         + ` (${r.timers} status-poll timers, ${r.timerMedianMs} ms);`
         + ` floor ${r.activities} no-op activities ${r.floorMedianMs} ms`);
     }
+    if (result.upgrade) console.log(`upgrade v1.36.3 -> v1.37.2 (${MASTERS}+3 nodes): ${result.upgrade.apiMedianMs} ms (median); per node median ${result.upgrade.perNodeMedianMs} ms, max ${result.upgrade.perNodeMaxMs} ms`);
     console.log(`written to ${RESULTS}`);
   } finally {
     for (const id of clusters) await magnum.call('DELETE', `/v1/clusters/${id}`).catch(() => undefined);

@@ -14,14 +14,14 @@ import type { NodeRef, WaitCheck } from '../activities/types';
 import { REMOVAL_STEPS } from '../model';
 
 /** SSH and kubeadm steps: long, heartbeating; a command that failed is not retried (the failure says why). */
-const nodeActs = proxyActivities<ClusterActivities>({
+export const nodeActs = proxyActivities<ClusterActivities>({
   startToCloseTimeout: '45m',
   heartbeatTimeout: '1m',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
 });
 
 /** Short calls (the Kubernetes API, the store). */
-const quick = proxyActivities<ClusterActivities>({
+export const quick = proxyActivities<ClusterActivities>({
   startToCloseTimeout: '1m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
 });

@@ -5,22 +5,9 @@
  * the node is empty), the kubelet's package and restart, the uncordon, and
  * the node Ready on the target. A failure names the step and the node.
  */
-import { proxyActivities } from '@temporalio/workflow';
-import type { ClusterActivities } from '../activities';
 import type { NodeRef } from '../activities/types';
 import { UPGRADE_STEPS } from '../model';
-import { nodeLabel, waitUntil } from './engine';
-
-const nodeActs = proxyActivities<ClusterActivities>({
-  startToCloseTimeout: '45m',
-  heartbeatTimeout: '1m',
-  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m', maximumAttempts: 3, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
-});
-
-const quick = proxyActivities<ClusterActivities>({
-  startToCloseTimeout: '1m',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
-});
+import { nodeActs, nodeLabel, quick, waitUntil } from './engine';
 
 /** `apply` on the first master of a cluster upgrade (it moves the cluster's version), `node` everywhere else. */
 export async function upgradeNode(clusterId: string, node: NodeRef, version: string, mode: 'apply' | 'node'): Promise<void> {

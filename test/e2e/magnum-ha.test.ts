@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eventually, sim } from '../support/api';
+import { mcall } from '../support/magnum';
 import { keystoneUser, type TestUser } from '../support/identity';
 import { openstackCli } from '../support/openstack-cli';
 
@@ -123,6 +124,10 @@ test('auto-healing: a worker NotReady for longer than the delay is replaced (sta
   expect(healing.status_reason).toMatch(new RegExp(`^auto-healing: replacing ${name}-[0-9a-f]{6}-default-worker-0 \\(127[.0-9]+\\) of default-worker, NotReady for more than 20 s$`));
   const done = await cli.waitCluster(name, 'UPDATE_COMPLETE', 600_000);
   expect(done.node_count).toBe(1);
+  // the CADF audit has it: the update's pending event carries the reason
+  const audit = (await mcall('GET', `/v1/notifications?cluster_id=${done.uuid}`)).body.notifications;
+  const pending = audit.find((n: any) => n.event_type === 'magnum.cluster.update' && n.payload.outcome === 'pending');
+  expect(pending.payload.target.attachments[0].content.status_reason).toBe(healing.status_reason);
   const now = await servers('default-worker');
   expect(now.map((s) => s.ID)).not.toContain(worker.ID);
   expect(now).toHaveLength(1);

@@ -9,19 +9,15 @@
  * 127.0.0.1 or on another project's subnet are a 400); a cascade delete
  * frees the VIP port. Loopback only; every server it opens is closed.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { HeatClient } from '../../infra/openstack/heat';
-import { VENV } from '../../runtime/openstack/install';
-import { readState } from '../harness/state';
 import { eventually } from '../support/api';
 import { keystoneUser, type TestUser } from '../support/identity';
+import { openstackCli } from '../support/openstack-cli';
 
-const run = promisify(execFile);
 const rnd = (n: number) => Math.floor(Math.random() * n);
 const SECOND_OCTET = 100 + rnd(50);
 const BACKEND_PORT = 20_000 + rnd(5_000);
@@ -32,20 +28,7 @@ let other: TestUser;
 const servers: net.Server[] = [];
 
 /** `openstack <args>` as `user`; JSON output when the command has it. */
-async function openstack(user: TestUser, args: string[], json = true): Promise<any> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: dir, PYTHONWARNINGS: 'ignore',
-    OS_AUTH_URL: readState().keystoneUrl, OS_REGION_NAME: 'RegionOne', OS_USERNAME: user.name, OS_PASSWORD: user.password, OS_PROJECT_NAME: user.project,
-    OS_USER_DOMAIN_NAME: 'Default', OS_PROJECT_DOMAIN_NAME: 'Default', OS_IDENTITY_API_VERSION: '3',
-  };
-  try {
-    const { stdout } = await run(path.join(VENV, 'bin', 'openstack'), [...args, ...(json ? ['-f', 'json'] : [])], { env, timeout: 120_000, cwd: dir });
-    return json ? JSON.parse(stdout) : stdout;
-  } catch (e) {
-    const err = e as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`openstack ${args.join(' ')}: ${err.stderr || err.stdout || err.message}`);
-  }
-}
+const openstack = (user: TestUser, args: string[], json = true): Promise<any> => openstackCli(user, dir).openstack(args, json);
 
 /** A call to a service of the user's catalog: status and JSON body. */
 async function api(user: TestUser, type: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
