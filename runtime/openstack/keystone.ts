@@ -47,11 +47,12 @@ export async function prepareKeystone(k: KeystoneInput): Promise<void> {
   const url = `http://127.0.0.1:${k.port}/v3`;
   const bootstrap = () => runTool('keystone bootstrap', venvBin('python', k.venv), [
     path.join(__dirname, 'keystone_setup.py'), '--config-file', conf(k.l), 'bootstrap',
-    '--bootstrap-username', ADMIN_USER, '--bootstrap-password', k.adminPassword,
+    '--bootstrap-username', ADMIN_USER,
     '--bootstrap-project-name', ADMIN_PROJECT, '--bootstrap-role-name', 'admin',
     '--bootstrap-service-name', 'keystone', '--bootstrap-region-id', 'RegionOne',
     '--bootstrap-admin-url', url, '--bootstrap-internal-url', url, '--bootstrap-public-url', url,
-  ], { env: k.env, cwd: k.l.keystone, logFile });
+    // the password through the environment, never argv: `ps` shows argv to every user, and a password starting with '-' was taken for an option
+  ], { env: { ...k.env, OS_BOOTSTRAP_PASSWORD: k.adminPassword }, cwd: k.l.keystone, logFile });
   if (done === undefined) {
     for (const f of ['keystone.db', 'keystone.db-journal', 'keystone.db-wal', 'keystone.db-shm', 'fernet-keys', 'credential-keys']) {
       fs.rmSync(path.join(k.l.keystone, f), { recursive: true, force: true });

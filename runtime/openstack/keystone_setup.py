@@ -2,8 +2,8 @@
 db_sync + bootstrap. Each `keystone-manage` run spends ~3 s importing
 Keystone; four runs cost ~13 s per fresh dataDir, this ~4 s.
 
-usage: python keystone_setup.py --config-file keystone.conf bootstrap \
-           --bootstrap-password ... [other keystone-manage bootstrap options]
+usage: OS_BOOTSTRAP_PASSWORD=... python keystone_setup.py --config-file keystone.conf \
+           bootstrap [other keystone-manage bootstrap options]
 """
 import sys
 import warnings
