@@ -57,15 +57,14 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
   const children: Child[] = [];
   let temporal: DevServer | undefined;
   let cloud: RunningCloud | undefined;
-  const onSignal = () => void stop().finally(() => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(130);
-  });
-  const stop = async () => {
+  const onSignal = () => void stop().finally(() => process.exit(130));
+  /** Everything stopped and the data directory removed (kept, with its logs, when the start failed). */
+  const stop = async (keepData = false) => {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     for (const c of children.reverse()) await stopComponent(c, 5_000);
     await cloud?.stop();
     await temporal?.stop();
+    if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
@@ -104,7 +103,7 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
       },
     };
   } catch (e) {
-    await stop();
+    await stop(true);
     throw new Error(`${(e as Error).message} (logs in ${logDir})`);
   }
 }

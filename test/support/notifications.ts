@@ -12,6 +12,8 @@ import type { TestUser } from './identity';
 
 const run = promisify(execFile);
 export const cliDir = fs.mkdtempSync(path.join(os.tmpdir(), 'subsc-cli-'));
+// one per test file that imports this module (jest loads it again per file); gone with the file's tests
+afterAll(() => fs.rmSync(cliDir, { recursive: true, force: true }));
 
 /** `openstack <args>` as `user` (JSON output when `json`), through the real Keystone. */
 export async function openstack(user: TestUser, args: string[], json = true): Promise<any> {
