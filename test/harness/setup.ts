@@ -133,6 +133,8 @@ export async function startHarness(): Promise<void> {
     await temporal.stop();
     postgres?.stop();
     const logs = fs.readdirSync(logDir).map((f) => `--- ${f}\n${fs.readFileSync(path.join(logDir, f), 'utf8').slice(-3000)}`).join('\n');
+    // the logs' tails are in the error; nothing of the run is left behind
+    fs.rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`${(e as Error).message}\n${logs}`);
   }
   process.env.API_URL = state.apiUrl;
