@@ -7,14 +7,14 @@
  * crash left unstarted and settles any whose workflow ended without a final
  * status, so no cluster sits IN_PROGRESS with nothing running.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import {
   beginOperation, magnumClusterById, magnumClusters, markWorkflowStarted, Refused, unstartedOperations, writeFenced,
   type BeginOperation, type MagnumClusterRow,
 } from '../../common/db/repos/magnum/clusters';
 import { HttpError } from '../../common/http-error';
 import { isInProgress, type ClusterStatus } from '../../model/magnum/status';
-import { magnumWorkflowStart, newOperationId } from '../../ops/magnum/start';
+import { newOperationId, startMagnumOperationWorkflow } from '../../ops/magnum/start';
 import type { ApiContext } from '../context';
 import { eq } from 'drizzle-orm';
 
@@ -33,15 +33,12 @@ export async function startMagnumOperation(ctx: ApiContext, clusterId: string, b
 
 /** Starts the workflow the row names (idempotent: its id is the operation id). */
 export async function startMagnumWorkflow(ctx: ApiContext, row: MagnumClusterRow): Promise<void> {
-  const { workflowType, options } = magnumWorkflowStart(row, ctx.cfg);
   try {
-    await ctx.temporal.workflow.start(workflowType, options);
+    await startMagnumOperationWorkflow(ctx.temporal, ctx.cfg, row);
   } catch (e) {
-    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) {
-      ctx.log.error({ err: { message: (e as Error).message }, clusterId: row.id }, 'could not start the Magnum operation workflow');
-      await settle(ctx, row, 'the operation could not be started: the workflow engine is unavailable; try again');
-      throw new HttpError(503, 'The workflow engine is unavailable; the operation was not started. Try again.');
-    }
+    ctx.log.error({ err: { message: (e as Error).message }, clusterId: row.id }, 'could not start the Magnum operation workflow');
+    await settle(ctx, row, 'the operation could not be started: the workflow engine is unavailable; try again');
+    throw new HttpError(503, 'The workflow engine is unavailable; the operation was not started. Try again.');
   }
   await markWorkflowStarted(ctx.db, row.id, row.operationId);
 }

@@ -7,24 +7,17 @@
  * it runs, and its CADF events carry it.
  */
 import type { Client } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities/deps';
 import type { ClusterNodeRow } from '../../common/db/repos/clusters';
 import { beginOperation, magnumClusterById, markWorkflowStarted, nodegroupsOf, Refused, type MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
 import { RESIZABLE } from '../../model/magnum/status';
 import { autoHealReason, nodesToReplace } from '../auto-heal-share';
-import { magnumWorkflowStart, newOperationId } from './start';
+import { newOperationId, startMagnumOperationWorkflow } from './start';
 
 export async function autoHealMagnum(deps: ActivityDeps, temporal: Client, clusterId: string, overdue: ClusterNodeRow[]): Promise<{ started?: string; skipped?: string }> {
   const { db, cfg, log } = deps;
   const start = async (row: MagnumClusterRow): Promise<string> => {
-    const { workflowType, options } = magnumWorkflowStart(row, cfg);
-    try {
-      await temporal.workflow.start(workflowType, options);
-    } catch (e) {
-      // a retry of this activity after the start: the operation runs already
-      if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
-    }
+    await startMagnumOperationWorkflow(temporal, cfg, row);
     await markWorkflowStarted(db, row.id, row.operationId);
     return row.operationId;
   };

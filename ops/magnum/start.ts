@@ -4,7 +4,8 @@
  * operation id, so a second start finds the first), input and what the Web
  * UI shows of it.
  */
-import type { WorkflowStartOptions } from '@temporalio/client';
+import type { Client, WorkflowStartOptions } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import crypto from 'node:crypto';
 import type { Config } from '../../common/config';
 import type { MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
@@ -26,4 +27,14 @@ export function magnumWorkflowStart(row: MagnumClusterRow, cfg: Config): { workf
       typedSearchAttributes: [{ key: SA_CLUSTER_STATUS, value: row.status }],
     },
   };
+}
+
+/** Starts the workflow the row names; one started before (a retry) is left running. */
+export async function startMagnumOperationWorkflow(temporal: Client, cfg: Config, row: MagnumClusterRow): Promise<void> {
+  const { workflowType, options } = magnumWorkflowStart(row, cfg);
+  try {
+    await temporal.workflow.start(workflowType, options);
+  } catch (e) {
+    if (!(e instanceof WorkflowExecutionAlreadyStartedError)) throw e;
+  }
 }
