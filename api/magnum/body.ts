@@ -40,3 +40,14 @@ function reasonOf(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_value') return `Value should be one of: ${issue.values.map(String).join(', ')}.`;
   return issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
 }
+
+const TRUE = ['true', '1', 'yes', 'y', 'on', 't'];
+const FALSE = ['false', '0', 'no', 'n', 'off', 'f', ''];
+
+/** A boolean query parameter (`?rollback=True`) as WSME reads one; anything else is a 400 naming it, not a silent false. */
+export function magnumBoolQuery(value: unknown, name: string): boolean {
+  const v = value === undefined ? '' : Array.isArray(value) || typeof value !== 'string' ? undefined : value.toLowerCase();
+  if (v !== undefined && TRUE.includes(v)) return true;
+  if (v !== undefined && FALSE.includes(v)) return false;
+  throw badRequest(`Invalid input for field/attribute ${name}. Value: '${show(value)}'. Unrecognized value '${show(value)}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'`);
+}

@@ -5,7 +5,8 @@
  * `kubeadm upgrade node` (the others), and after the drain the kubelet and
  * kubectl at the target and the kubelet restarted. Each step is idempotent:
  * a package already at its version is left, and kubeadm upgrades to the
- * version the cluster already has finish at once.
+ * version the cluster already has finish at once. A rollback takes the same
+ * steps down one minor version: kubeadm downgrades by one minor as it upgrades.
  */
 import type { SshSession } from '../../ssh';
 import { shellQuote } from '../../ssh';
@@ -14,8 +15,9 @@ import { aptEnv, writeFile, type NodeInstall } from './steps';
 
 const MIN = 60_000;
 
+// --allow-downgrades: a rollback installs the older version (apt refuses that under -y otherwise)
 const held = (apt: string, pkgs: string[], version: string) =>
-  `${apt} apt-get install -y --allow-change-held-packages ${pkgs.map((p) => shellQuote(`${p}=${kubePackageVersion(version)}`)).join(' ')} && apt-mark hold ${pkgs.join(' ')}`;
+  `${apt} apt-get install -y --allow-change-held-packages --allow-downgrades ${pkgs.map((p) => shellQuote(`${p}=${kubePackageVersion(version)}`)).join(' ')} && apt-mark hold ${pkgs.join(' ')}`;
 
 /** pkgs.k8s.io of the target's minor, and kubeadm at the target. */
 export async function upgradeKubeadmPackage(s: SshSession, { settings, secrets }: NodeInstall, version: string): Promise<void> {

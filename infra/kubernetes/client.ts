@@ -151,6 +151,10 @@ export class KubeClient {
     return this.list(path, podSchema, { fieldSelector: o.nodeName ? `spec.nodeName=${o.nodeName}` : undefined, labelSelector: o.labelSelector });
   }
 
+  getPod(namespace: string, name: string): Promise<KubePod | undefined> {
+    return this.get(`/api/v1/namespaces/${seg(namespace)}/pods/${seg(name)}`, podSchema);
+  }
+
   /**
    * Evicts a pod (policy/v1 Eviction, so PodDisruptionBudgets hold):
    * "evicted", "gone" (404: nothing left to do) or "retry-later" (429: a

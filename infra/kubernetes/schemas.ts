@@ -52,7 +52,7 @@ export type KubeNode = z.infer<typeof nodeSchema>;
 
 export const podSchema = z.object({
   metadata: objectMetaSchema,
-  spec: z.object({ nodeName: z.string().optional() }).optional(),
+  spec: z.object({ nodeName: z.string().optional(), containers: z.array(z.object({ name: z.string(), image: z.string().optional() })).optional() }).optional(),
   status: z.object({ phase: z.string().optional() }).optional(),
 });
 export type KubePod = z.infer<typeof podSchema>;

@@ -52,9 +52,11 @@ export function classify(history: History): [string, History][] {
   // the product's workflow types only (not the tests' probes)
   if (!started?.workflowType?.name || !started.taskQueue?.name?.startsWith(PRODUCT_QUEUE)) return [];
   let type = started.workflowType.name;
-  const input = decode(started.input?.payloads?.[0]?.data) as { operation?: string } | undefined;
+  const input = decode(started.input?.payloads?.[0]?.data) as { operation?: string; rollback?: boolean } | undefined;
   if (type === 'lcmOperation' && input?.operation) type = `${type}-${input.operation}`;
   const features = new Set<string>();
+  // Magnum's ?rollback=True: a failure runs the compensations
+  if (input?.rollback === true) features.add('rollback');
   const updates = events.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)
     .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest?.input?.name ?? '');
   for (const u of updates) features.add(u);

@@ -9,7 +9,7 @@ import { literalEval, LiteralError } from '../../api/magnum/python-literal';
 import { applyPatch } from '../../api/magnum/json-patch';
 import { requestedVersion } from '../../api/magnum/microversion';
 import { paginate } from '../../api/magnum/collection';
-import { magnumBody } from '../../api/magnum/body';
+import { magnumBody, magnumBoolQuery } from '../../api/magnum/body';
 import { titleOf } from '../../api/magnum/errors';
 import { labelsOf } from '../../api/magnum/cluster-create';
 import { ClusterInput } from '../../model/magnum/cluster';
@@ -118,6 +118,12 @@ describe('request bodies, WSME style', () => {
     for (const kube_tag of ['v1.37.2', '1.37.2', 'v1.28.9-rancher1']) {
       expect(magnumBody(ClusterTemplateInput, { coe: 'kubernetes', image_id: 'i', labels: { kube_tag, other: 'any; thing' } }, { resource: 'cluster_template' }).labels).toEqual({ kube_tag, other: 'any; thing' });
     }
+  });
+  it('?rollback= as WSME reads a boolean: True and False in any case, 1/0; anything else a 400 naming it, not a silent false', () => {
+    expect(['True', 'true', '1', 'yes'].map((v) => magnumBoolQuery(v, 'rollback'))).toEqual([true, true, true, true]);
+    expect([undefined, 'False', '0', 'no'].map((v) => magnumBoolQuery(v, 'rollback'))).toEqual([false, false, false, false]);
+    expect(refusal(() => magnumBoolQuery('maybe', 'rollback')).message).toMatch(/^Invalid input for field\/attribute rollback\. Value: 'maybe'\. Unrecognized value/);
+    expect(refusal(() => magnumBoolQuery(['True', 'False'], 'rollback')).message).toMatch(/field\/attribute rollback/);
   });
   it('treats null as absent (the client sends many)', () => {
     expect(magnumBody(ClusterInput, { cluster_template_id: 't', keypair: null, labels: null }, { resource: 'cluster' })).toEqual({ cluster_template_id: 't' });

@@ -2,8 +2,9 @@
  * /v1/clusters/{id}/actions (magnum/api/controllers/v1/cluster_actions.py):
  * resize (1.7: a nodegroup to node_count, nodes_to_remove first, within its
  * min/max) and upgrade (1.8: onto another template, Kubernetes up by one
- * minor version at most, as kubeadm upgrades). Every refusal is
- * answered at once: a bad count or node 400, a busy cluster 409.
+ * minor version at most, as kubeadm upgrades; `?rollback=True` as on PATCH:
+ * a failure takes the upgraded nodes back). Every refusal is answered at
+ * once: a bad count or node 400, a busy cluster 409.
  */
 import { Router } from 'express';
 import { clusterById, clusterNodes } from '../../../common/db/repos/clusters';
@@ -15,7 +16,7 @@ import { upgradePathProblem } from '../../../ops/magnum/shared/upgrade-path';
 import { settingsFromLabels } from '../../../ops/magnum/shared/settings';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
-import { magnumBody } from '../body';
+import { magnumBody, magnumBoolQuery } from '../body';
 import { callerOf } from '../caller';
 import { ZERO_NODES } from '../cluster-create';
 import { findCluster, findNodegroup, findTemplate } from '../lookups';
@@ -64,6 +65,7 @@ export function clusterActionsRouter(ctx: ApiContext): Router {
     if (v.minor < 8) throw new VersionNotAcceptable(`Version 1.${v.minor} was requested but the requested API upgrade is not supported for this version.`);
     const caller = callerOf(res);
     const cluster = await findCluster(ctx, caller, String(req.params.ident));
+    const rollback = magnumBoolQuery(req.query.rollback, 'rollback');
     const body = magnumBody(UpgradeInput, req.body, { resource: 'cluster_upgrade_req' });
     const template = await findTemplate(ctx, caller, body.cluster_template);
     const group = body.nodegroup ? await findNodegroup(ctx, cluster, body.nodegroup) : undefined;
@@ -78,7 +80,7 @@ export function clusterActionsRouter(ctx: ApiContext): Router {
     if (refused) throw badRequest(refused);
     await startMagnumOperation(ctx, cluster.id, {
       operation: 'cluster-upgrade', status: 'UPDATE_IN_PROGRESS',
-      opParams: { templateId: template.id, templateName: template.name, nodegroupId: group?.id, nodegroup: group?.name, version: `v${target}`, maxBatchSize: body.max_batch_size ?? 1 },
+      opParams: { templateId: template.id, templateName: template.name, nodegroupId: group?.id, nodegroup: group?.name, version: `v${target}`, maxBatchSize: body.max_batch_size ?? 1, rollback },
       check: (c) => { if (!UPGRADABLE.includes(c.status)) throw new Refused(400, `Upgrading a cluster when status is "${c.status}" is not supported.`); },
       nodegroups: async (_q, _c, groups) => ({ ids: group ? [group.id] : groups.map((g) => g.id), status: 'UPDATE_IN_PROGRESS' }),
     });

@@ -17,7 +17,7 @@ import { HEALTH_STATUSES, UPDATABLE } from '../../../model/magnum/status';
 import { clusterFacts } from '../../../ops/magnum/shared/cluster-facts';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
-import { magnumBody } from '../body';
+import { magnumBody, magnumBoolQuery } from '../body';
 import { callerOf, listScope, tokenOf } from '../caller';
 import { planCluster, ZERO_NODES } from '../cluster-create';
 import { paginate } from '../collection';
@@ -77,7 +77,7 @@ export function clustersRouter(ctx: ApiContext): Router {
   r.patch('/clusters/:ident', write, async (req, res) => {
     const cluster = await find(res, String(req.params.ident));
     const v = versionOf(res);
-    const rollback = ['true', '1'].includes(String(req.query.rollback ?? '').toLowerCase());
+    const rollback = magnumBoolQuery(req.query.rollback, 'rollback');
     if (rollback) requireVersion(res, 3, 'rollback');
     const ops = PatchBody.safeParse(req.body);
     if (!Array.isArray(req.body) || !ops.success) throw badRequest('Invalid input for field/attribute patch. The body must be a JSON patch: a list of {op, path, value}.');

@@ -30,9 +30,9 @@ export interface ResizePlan {
 /** An upgrade's plan, made once: the target, the masters one at a time (the first with `kubeadm upgrade apply`), the workers in batches. */
 export interface UpgradePlan {
   version: string;
+  /** The version the cluster ran before: where a rollback takes the nodes back. */
+  from: string;
   masters: NodeRef[];
-  /** Whether the first master moves the cluster's version (`apply`): a cluster upgrade, not a nodegroup's. */
-  apply: boolean;
   workerBatches: NodeRef[][];
 }
 
