@@ -9,6 +9,7 @@ import { AuthFailureLimiter } from './auth/failure-limit';
 import { authenticate, type ErrorRenderer } from './auth/middleware';
 import type { ApiContext } from './context';
 import { problemHandler, sendProblem } from './errors';
+import { methodNotAllowed } from './method-not-allowed';
 import { checkHost } from './limits/host-check';
 import { checkMediaType, parseJsonBody, rejectNulInUrl } from './limits/request-body';
 import { openApiDocument } from './openapi';
@@ -57,6 +58,7 @@ export function createApp(ctx: ApiContext): express.Express {
   app.use('/vnfpkgm/v1', vnfpkgmRouter(ctx));
   app.use('/vnflcm/v1', vnflcmRouter(ctx, 'v1'));
   app.use('/vnflcm/v2', vnflcmRouter(ctx, 'v2'));
+  app.use(methodNotAllowed(() => app.router, (req, res, detail) => rendererFor(req)(res, 405, detail)));
   app.use((req, res) => rendererFor(req)(res, 404, `no resource at ${req.method} ${req.path}`));
   app.use(problemHandler(ctx.log));
   return app;

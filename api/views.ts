@@ -19,16 +19,36 @@ export function linker(cfg: Pick<Config, 'apiBaseUrl'>): (path: string) => Href 
   return (path) => ({ href: `${root}${path}` });
 }
 
+/**
+ * SOL013 §4.4: an attribute without a value is absent, not null (clients with
+ * strict schemas reject nulls). Free-form KeyValuePairs are the user's data and
+ * stay as given, and so do the request's echo and a modification's changes
+ * (there null means "removed", as in the JSON merge patch that made them).
+ */
+const FREE_FORM = new Set(['metadata', 'extensions', 'userDefinedData', 'additionalParams', 'vnfConfigurableProperties', 'userMetadata', 'operationParams', 'changedInfo', 'interfaceInfo', 'accessInfo', 'extra', 'filter']);
+export function absentNotNull<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(absentNotNull) as T;
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null || v === undefined) continue;
+    out[k] = FREE_FORM.has(k) ? v : absentNotNull(v);
+  }
+  return out as T;
+}
+
 export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>) {
   const href = linker(cfg);
   const base = `/vnfpkgm/v1/vnf_packages/${p.id}`;
   const onboarded = p.onboardingState === 'ONBOARDED';
-  return {
+  return absentNotNull({
     id: p.id,
     ...(onboarded ? {
       vnfdId: p.vnfdId, vnfProvider: p.vnfProvider, vnfProductName: p.vnfProductName,
       vnfSoftwareVersion: p.vnfSoftwareVersion, vnfdVersion: p.vnfdVersion, checksum: p.checksum,
-      softwareImages: p.softwareImages ?? [], additionalArtifacts: p.additionalArtifacts ?? [],
+      // packages onboarded before these mandatory attributes were derived show SOL005's zeros and the package's time
+      softwareImages: (p.softwareImages ?? []).map((img) => ({ createdAt: p.createdAt, minDisk: 0, minRam: 0, size: 0, ...(img as object) })),
+      additionalArtifacts: p.additionalArtifacts ?? [],
     } : {}),
     onboardingState: p.onboardingState,
     operationalState: p.operationalState,
@@ -36,7 +56,7 @@ export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>) {
     userDefinedData: p.userDefinedData,
     ...(p.onboardingFailureDetails ? { onboardingFailureDetails: p.onboardingFailureDetails } : {}),
     _links: { self: href(base), vnfd: href(`${base}/vnfd`), packageContent: href(`${base}/package_content`) },
-  };
+  });
 }
 
 export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'apiBaseUrl'>) {
@@ -55,7 +75,7 @@ export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'a
   const vci = v === 'v2' ? Object.fromEntries(shownVci.map((c) => [String(c.id), c])) : shownVci;
   const info = i.instantiatedVnfInfo;
   const shownInfo = info ? { ...info, ...(info.additionalParams ? { additionalParams: maskBySchema(InstantiateAdditionalParams, info.additionalParams) } : {}) } : info;
-  return {
+  return absentNotNull({
     id: i.id,
     vnfInstanceName: i.vnfInstanceName,
     vnfInstanceDescription: i.vnfInstanceDescription,
@@ -72,7 +92,7 @@ export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'a
     metadata: i.metadata,
     ...(i.extensions ? { extensions: i.extensions } : {}),
     _links: links,
-  };
+  });
 }
 
 /**
@@ -92,13 +112,12 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     for (const t of ['retry', 'rollback', 'fail']) links[t] = href(`${base}/${t}`);
   }
   if (['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(o.operationState)) links.cancel = href(`${base}/cancel`);
-  return {
+  return absentNotNull({
     id: o.id,
     operationState: o.operationState,
     stateEnteredTime: o.stateEnteredTime,
     startTime: o.startTime,
     vnfInstanceId: o.vnfInstanceId,
-    grantId: null,
     operation: o.operation,
     isAutomaticInvocation: o.isAutomaticInvocation,
     operationParams: maskBySchema(requestSchemaOf(o.operation), o.operationParams),
@@ -112,7 +131,7 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     ...(o.rejectedLcmCoordinations ? { rejectedLcmCoordinations: o.rejectedLcmCoordinations } : {}),
     ...(o.currentStep ? { currentStep: o.currentStep } : {}),
     _links: links,
-  };
+  });
 }
 
 /** The op's request with its secrets (to find them in texts); an unreadable seal leaves only the masked params. */

@@ -1,14 +1,17 @@
 /** SOL005 VnfPkgInfo parts derived once at onboarding: softwareImages and additionalArtifacts. */
 import type { SwImage, Vnfd } from './vnfd-model';
 
-export function softwareImages(vnfd: Vnfd): Record<string, unknown>[] {
+/** SOL005 VnfPackageSoftwareImageInfo of every image the VNFD names (`createdAt`: when the package was onboarded). */
+export function softwareImages(vnfd: Vnfd, createdAt: string): Record<string, unknown>[] {
   const seen = new Map<string, Record<string, unknown>>();
   const add = (id: string, img?: SwImage) => {
     if (!img || seen.has(id)) return;
     seen.set(id, {
       id, name: img.name, provider: vnfd.provider, version: img.version ?? '',
-      checksum: img.checksum ?? null, containerFormat: img.containerFormat?.toUpperCase() ?? 'BARE',
-      diskFormat: img.diskFormat?.toUpperCase() ?? 'QCOW2', imagePath: img.file ?? '', userMetadata: {},
+      ...(img.checksum ? { checksum: img.checksum } : {}), containerFormat: img.containerFormat?.toUpperCase() ?? 'BARE',
+      diskFormat: img.diskFormat?.toUpperCase() ?? 'QCOW2', createdAt,
+      minDisk: img.minDiskGb ?? 0, minRam: img.minRamMb ?? 0, size: img.sizeBytes ?? 0,
+      imagePath: img.file ?? '', userMetadata: {},
     });
   };
   for (const f of Object.values(vnfd.flavours)) {

@@ -14,16 +14,16 @@ const UNIT_BYTES: Record<string, number> = {
   tb: 1024 ** 4, tib: 1024 ** 4,
 };
 
-/** "512 MB" -> 512 (unit 'MB'); "4 GB" -> 4096 (unit 'MB'); "1 GB" -> 1 (unit 'GB'). */
-export function sizeIn(unit: 'MB' | 'GB', value: unknown, where: string, what: string): number {
+/** "512 MB" -> 512 (unit 'MB'); "4 GB" -> 4096 (unit 'MB'); "1 GB" -> 1 (unit 'GB'); "1 KB" -> 1024 (unit 'B'). */
+export function sizeIn(unit: 'B' | 'MB' | 'GB', value: unknown, where: string, what: string): number {
   const match = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]+)\s*$/.exec(value) : null;
   const factor = match ? UNIT_BYTES[match[2].toLowerCase()] : undefined;
-  if (!match || factor === undefined) {
+  if (!match || factor === undefined || !Number.isFinite(Number(match[1]) * factor)) {
     throw new PackageError(`${where}: ${what} must be a size such as "512 MB" or "4 GB", got ${JSON.stringify(value)}`);
   }
   return (Number(match[1]) * factor) / UNIT_BYTES[unit.toLowerCase()];
 }
 
-export function optSizeIn(unit: 'MB' | 'GB', value: unknown, where: string, what: string): number | undefined {
+export function optSizeIn(unit: 'B' | 'MB' | 'GB', value: unknown, where: string, what: string): number | undefined {
   return value === undefined || value === null ? undefined : sizeIn(unit, value, where, what);
 }

@@ -82,6 +82,10 @@ export interface SwImage {
   diskFormat?: string;
   /** artifacts.sw_image.file resolved to a path inside the package, if any. */
   file?: string;
+  /** sw_image_data.min_disk (GB), min_ram (MB) and size (bytes), rounded up to whole units. */
+  minDiskGb?: number;
+  minRamMb?: number;
+  sizeBytes?: number;
 }
 
 export interface VirtualStorage {

@@ -126,6 +126,9 @@ function requestedCapabilityName(value: unknown, where: string): string | undefi
 }
 
 /** sw_image_data plus the sw_image artifact, for a VDU or a VirtualBlockStorage. */
+/** SOL005 states these as unsigned integers: a fraction of a unit needs the whole unit. */
+const wholeUnits = (n: number | undefined) => (n === undefined ? undefined : Math.ceil(n));
+
 function readSwImage(ctx: DfContext, id: string, node: YamlMap, props: YamlMap): SwImage | undefined {
   const where = nodeWhere(ctx, id);
   const data = optMap(props.sw_image_data, where, 'properties.sw_image_data');
@@ -148,5 +151,8 @@ function readSwImage(ctx: DfContext, id: string, node: YamlMap, props: YamlMap):
     containerFormat: optString(data?.container_format, where, 'sw_image_data.container_format'),
     diskFormat: optString(data?.disk_format, where, 'sw_image_data.disk_format'),
     file,
+    minDiskGb: wholeUnits(optSizeIn('GB', data?.min_disk, where, 'sw_image_data.min_disk')),
+    minRamMb: wholeUnits(optSizeIn('MB', data?.min_ram, where, 'sw_image_data.min_ram')),
+    sizeBytes: wholeUnits(optSizeIn('B', data?.size, where, 'sw_image_data.size')),
   };
 }

@@ -7,6 +7,7 @@
 import { Router } from 'express';
 import type { ApiContext } from '../context';
 import { magnumErrorHandler, requestIdOf, sendMagnumError } from './errors';
+import { methodNotAllowed } from '../method-not-allowed';
 import { microversions } from './microversion';
 import { certificatesRouter } from './routes/certificates';
 import { clusterActionsRouter } from './routes/cluster-actions';
@@ -29,6 +30,7 @@ export function magnumRouter(ctx: ApiContext): Router {
   r.use(certificatesRouter(ctx));
   r.use(quotasRouter(ctx));
   r.use(serviceRouter(ctx));
+  r.use(methodNotAllowed(() => r, (_req, res, detail) => sendMagnumError(res, 405, detail)));
   r.use((req, res) => sendMagnumError(res, 404, `The resource could not be found: ${req.method} /v1${req.path}.`));
   r.use(magnumErrorHandler(ctx.log));
   return r;

@@ -23,7 +23,7 @@ import { VimRegisterRequest, VimUpdateRequest } from '../schemas/vims';
 import { parse } from '../../common/validate';
 import { authorize } from './authorize';
 
-const TYPES: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 413: 'RequestEntityTooLarge', 415: 'UnsupportedMediaType', 500: 'InternalError', 503: 'ServiceUnavailable' };
+const TYPES: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'HTTPMethodNotAllowed', 409: 'Conflict', 413: 'RequestEntityTooLarge', 415: 'UnsupportedMediaType', 500: 'InternalError', 503: 'ServiceUnavailable' };
 
 /** Tacker's error body. */
 export function sendTackerError(res: Response, status: number, message: string, type = TYPES[status] ?? 'TackerError'): void {

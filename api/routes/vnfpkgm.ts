@@ -10,6 +10,13 @@ import { parse } from '../../common/validate';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnfpkgm';
 import { packageView } from '../views';
 import { filterRows } from './filter';
+import { attributeSelector, type SelectorRules } from './selectors';
+
+/** SOL005 §9.4.2.3.2: a package list leaves these out unless asked (all_fields, fields, exclude_fields). */
+const PACKAGE_SELECTORS: SelectorRules = {
+  optionalComplex: ['checksum', 'softwareImages', 'additionalArtifacts', 'userDefinedData', 'onboardingFailureDetails'],
+  defaultExcluded: ['softwareImages', 'additionalArtifacts', 'userDefinedData', 'checksum'],
+};
 import { claimUpload, createPackage, deletePackage, findPackage, listPackages, modifyPackage, NoPackage, unclaimUpload } from '../../common/db/repos/packages';
 import { packageFileStream, packageFiles } from '../../common/db/repos/package-files';
 import { callerOf } from '../auth/middleware';
@@ -45,8 +52,9 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   });
 
   r.get('/vnf_packages', read, async (req, res) => {
+    const shape = attributeSelector(req.query, PACKAGE_SELECTORS);
     const rows = (await listPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'))).map((p) => packageView(p, ctx.cfg));
-    res.json(filterRows(rows, req.query));
+    res.json(filterRows(rows, req.query).map(shape));
   });
 
   r.get('/vnf_packages/:id', read, async (req, res) => { res.json(packageView(await load(res, id(req)), ctx.cfg)); });

@@ -83,7 +83,8 @@ test('name, description and JSON merge patches of metadata, extensions and vnfCo
   expect(op._links.self.href).toBe(`${apiUrl()}/vnflcm/v1/vnf_lcm_op_occs/${op.id}`);
   const inst = await show(id);
   expect(inst.vnfInstanceName).toBe('after');
-  expect(inst.vnfInstanceDescription).toBeNull();
+  // removed: absent, not null (SOL013 §4.4)
+  expect(inst).not.toHaveProperty('vnfInstanceDescription');
   // RFC 7396: null removes, objects merge, arrays and scalars replace
   expect(inst.metadata).toEqual({ keep: 1, nested: { a: 1, c: 3 }, list: [3], added: 'y' });
   expect(inst.extensions).toEqual({ ext: { on: true } });

@@ -36,6 +36,37 @@ test.each(TACKER)('Tacker sample %s onboards through the API', async (name, vnfd
   expect((await call('DELETE', `/vnfpkgm/v1/vnf_packages/${p.id}`, undefined, as)).status).toBe(204);
 });
 
+test('VnfPkgInfo as SOL005 shapes it: softwareImages with createdAt, minDisk, minRam and size; a list leaves out softwareImages, additionalArtifacts, userDefinedData and checksum unless the attribute selectors ask for them', async () => {
+  const user = await keystoneUser('vnfpkgm-sol005', 'vnfpkgm-sol005-member', 'member');
+  const as = await user.headers();
+  const p = await onboard(zipFiles(tackerSampleFiles('v2_userdata_standard')), as);
+  // sw_image_data: min_disk 0 GB, min_ram 256 MB, size 12 GB
+  const image = p.softwareImages.find((i: any) => i.name === 'cirros-0.5.2-x86_64-disk');
+  expect(image).toMatchObject({ minDisk: 0, minRam: 256, size: 12 * 1024 ** 3, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/) });
+  expect(Object.values(p).includes(null)).toBe(false);
+  const list = async (q: string) => {
+    const r = await call('GET', `/vnfpkgm/v1/vnf_packages?filter=(eq,id,${p.id})${q}`, undefined, as);
+    expect(r.status).toBe(200);
+    expect(r.body).toHaveLength(1);
+    return Object.keys(r.body[0]);
+  };
+  const excluded = ['softwareImages', 'additionalArtifacts', 'userDefinedData', 'checksum'];
+  for (const q of ['', '&exclude_default']) {
+    const keys = await list(q);
+    expect(keys).toEqual(expect.arrayContaining(['id', 'vnfdId', 'onboardingState', 'operationalState', 'usageState', '_links']));
+    expect(keys.filter((k) => excluded.includes(k))).toEqual([]);
+  }
+  expect(await list('&all_fields')).toEqual(expect.arrayContaining(excluded));
+  expect((await list('&fields=softwareImages,checksum')).filter((k) => excluded.includes(k)).sort()).toEqual(['checksum', 'softwareImages']);
+  expect((await list('&exclude_fields=userDefinedData')).filter((k) => excluded.includes(k)).sort()).toEqual(['additionalArtifacts', 'checksum', 'softwareImages']);
+  const bad = await call('GET', '/vnfpkgm/v1/vnf_packages?all_fields&fields=checksum', undefined, as);
+  expect(bad.status).toBe(400);
+  expect(bad.body.detail).toMatch(/all_fields cannot be combined with fields/);
+  expect((await call('GET', '/vnfpkgm/v1/vnf_packages?exclude_fields=_links', undefined, as)).body.detail).toMatch(/exclude_fields: _links cannot be excluded/);
+  expect((await call('PATCH', `/vnfpkgm/v1/vnf_packages/${p.id}`, { operationalState: 'DISABLED' }, as)).status).toBe(200);
+  expect((await call('DELETE', `/vnfpkgm/v1/vnf_packages/${p.id}`, undefined, as)).status).toBe(204);
+});
+
 test('a vnfdId is onboarded once per project: a second upload of it fails with the reason', async () => {
   const { zip } = sampleVariant(path.resolve(__dirname, '../../samples/one_vdu_vnf'));
   const first = await onboard(zip);
