@@ -74,6 +74,10 @@ describe('v2_userdata_standard', () => {
         containerFormat: 'bare',
         diskFormat: 'qcow2',
         file: undefined,
+        // min_disk 0 GB, min_ram 256 MB, size 12 GB (SOL005's minDisk, minRam and size)
+        minDiskGb: 0,
+        minRamMb: 256,
+        sizeBytes: 12 * 1024 ** 3,
       },
       flavorName: 'm1.tiny',
       virtualCompute: { memSizeMb: 512, numCpus: 1, localStorageGb: [3] },
