@@ -8,6 +8,10 @@ import type { SecretBox } from '../common/secrets';
 import { InstantiateAdditionalParams } from '../model/additional-params';
 import { requestSchemaOf } from '../ops/registry';
 import { VimConnectionInfo } from '../model/vnflcm';
+import { conformant, VnfLcmOpOccSchema, vnfInstanceSchema, VnfPkgInfoSchema } from './schemas/etsi-resources';
+
+const VNF_INSTANCE_V1 = vnfInstanceSchema('v1');
+const VNF_INSTANCE_V2 = vnfInstanceSchema('v2');
 
 export type ApiVersion = 'v1' | 'v2';
 
@@ -25,7 +29,7 @@ export function linker(cfg: Pick<Config, 'apiBaseUrl'>): (path: string) => Href 
  * stay as given, and so do the request's echo and a modification's changes
  * (there null means "removed", as in the JSON merge patch that made them).
  */
-const FREE_FORM = new Set(['metadata', 'extensions', 'userDefinedData', 'additionalParams', 'vnfConfigurableProperties', 'userMetadata', 'operationParams', 'changedInfo', 'interfaceInfo', 'accessInfo', 'extra', 'filter']);
+export const FREE_FORM: ReadonlySet<string> = new Set(['metadata', 'extensions', 'userDefinedData', 'additionalParams', 'vnfConfigurableProperties', 'userMetadata', 'operationParams', 'changedInfo', 'interfaceInfo', 'accessInfo', 'extra', 'filter']);
 export function absentNotNull<T>(value: T): T {
   if (Array.isArray(value)) return value.map(absentNotNull) as T;
   if (!value || typeof value !== 'object') return value;
@@ -41,7 +45,7 @@ export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>) {
   const href = linker(cfg);
   const base = `/vnfpkgm/v1/vnf_packages/${p.id}`;
   const onboarded = p.onboardingState === 'ONBOARDED';
-  return absentNotNull({
+  return conformant('VnfPkgInfo', VnfPkgInfoSchema, absentNotNull({
     id: p.id,
     ...(onboarded ? {
       vnfdId: p.vnfdId, vnfProvider: p.vnfProvider, vnfProductName: p.vnfProductName,
@@ -56,7 +60,7 @@ export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>) {
     userDefinedData: p.userDefinedData,
     ...(p.onboardingFailureDetails ? { onboardingFailureDetails: p.onboardingFailureDetails } : {}),
     _links: { self: href(base), vnfd: href(`${base}/vnfd`), packageContent: href(`${base}/package_content`) },
-  });
+  }), FREE_FORM);
 }
 
 export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'apiBaseUrl'>) {
@@ -75,7 +79,7 @@ export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'a
   const vci = v === 'v2' ? Object.fromEntries(shownVci.map((c) => [String(c.id), c])) : shownVci;
   const info = i.instantiatedVnfInfo;
   const shownInfo = info ? { ...info, ...(info.additionalParams ? { additionalParams: maskBySchema(InstantiateAdditionalParams, info.additionalParams) } : {}) } : info;
-  return absentNotNull({
+  return conformant('VnfInstance', v === 'v1' ? VNF_INSTANCE_V1 : VNF_INSTANCE_V2, absentNotNull({
     id: i.id,
     vnfInstanceName: i.vnfInstanceName,
     vnfInstanceDescription: i.vnfInstanceDescription,
@@ -92,7 +96,7 @@ export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'a
     metadata: i.metadata,
     ...(i.extensions ? { extensions: i.extensions } : {}),
     _links: links,
-  });
+  }), FREE_FORM);
 }
 
 /**
@@ -112,7 +116,7 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     for (const t of ['retry', 'rollback', 'fail']) links[t] = href(`${base}/${t}`);
   }
   if (['STARTING', 'PROCESSING', 'ROLLING_BACK'].includes(o.operationState)) links.cancel = href(`${base}/cancel`);
-  return absentNotNull({
+  return conformant('VnfLcmOpOcc', VnfLcmOpOccSchema, absentNotNull({
     id: o.id,
     operationState: o.operationState,
     stateEnteredTime: o.stateEnteredTime,
@@ -131,7 +135,7 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     ...(o.rejectedLcmCoordinations ? { rejectedLcmCoordinations: o.rejectedLcmCoordinations } : {}),
     ...(o.currentStep ? { currentStep: o.currentStep } : {}),
     _links: links,
-  });
+  }), FREE_FORM);
 }
 
 /** The op's request with its secrets (to find them in texts); an unreadable seal leaves only the masked params. */

@@ -26,16 +26,18 @@ import { badRequest, notFound } from '../errors';
 import type { ApiVersion } from '../views';
 import { authorize } from './authorize';
 import { filterRows } from './filter';
+import { conformant, LccnSubscriptionSchema } from '../schemas/etsi-resources';
+import { FREE_FORM } from '../views';
 
 export function subscriptionsRouter(ctx: ApiContext, v: ApiVersion): Router {
   const { db, box, cfg } = ctx;
   const r = Router();
   const base = `${cfg.apiBaseUrl}/vnflcm/${v}/subscriptions`;
-  const view = (s: SubscriptionRow) => ({
+  const view = (s: SubscriptionRow) => conformant('LccnSubscription', LccnSubscriptionSchema, {
     id: s.id, ...(s.filter ? { filter: s.filter } : {}), callbackUri: s.callbackUri,
     ...(v === 'v2' ? { verbosity: s.verbosity ?? 'FULL' } : {}),
     _links: { self: { href: `${base}/${s.id}` }, deliveries: { href: `${base}/${s.id}/deliveries` } },
-  });
+  }, FREE_FORM);
   const load = async (req: Request, res: Response) => {
     const s = await findSubscription(db, scopeOf(callerOf(res)), String(req.params.id));
     if (!s) throw notFound(`subscription ${String(req.params.id)} not found`);

@@ -20,6 +20,7 @@ import { operatorTask, settleOrphanedOp, startOperation } from '../operations';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { authorize } from './authorize';
 import { filterRows } from './filter';
+import { attributeSelector, type SelectorRules } from './selectors';
 import { queueIdentifierNotification, sendQueued } from './notifications';
 import { subscriptionsRouter } from './subscriptions';
 import type { OutboxRow } from '../../common/db/repos/notifications';
@@ -27,6 +28,16 @@ import type { VimRow } from '../../common/db/repos/vims';
 import { actingVimId } from '../vim-access';
 
 const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
+
+/** SOL003 §5.4.2.3.2 and §5.4.12.3.2: what the instance and op occ lists leave out unless the attribute selectors ask. */
+const INSTANCE_SELECTORS: SelectorRules = {
+  optionalComplex: ['vnfConfigurableProperties', 'vimConnectionInfo', 'instantiatedVnfInfo', 'metadata', 'extensions'],
+  defaultExcluded: ['vnfConfigurableProperties', 'vimConnectionInfo', 'instantiatedVnfInfo', 'metadata', 'extensions'],
+};
+const OP_OCC_SELECTORS: SelectorRules = {
+  optionalComplex: ['operationParams', 'error', 'resourceChanges', 'changedInfo', 'changedExtConnectivity', 'lcmCoordinations', 'rejectedLcmCoordinations'],
+  defaultExcluded: ['operationParams', 'error', 'resourceChanges', 'changedInfo', 'changedExtConnectivity', 'lcmCoordinations', 'rejectedLcmCoordinations'],
+};
 
 export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const { db } = ctx;
@@ -80,8 +91,9 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   });
 
   r.get('/vnf_instances', readI, async (req, res) => {
+    const shape = attributeSelector(req.query, INSTANCE_SELECTORS);
     const rows = (await listInstances(db, listScope(req, res))).map((i) => instanceView(i, v, ctx.cfg));
-    res.json(filterRows(rows, req.query));
+    res.json(filterRows(rows, req.query).map(shape));
   });
 
   r.get('/vnf_instances/:id', readI, async (req, res) => { res.json(instanceView(await loadInstance(res, id(req)), v, ctx.cfg)); });
@@ -116,8 +128,9 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const readO = authorize('vnf_lcm_op_occs', 'read');
   const writeO = authorize('vnf_lcm_op_occs', 'write');
   r.get('/vnf_lcm_op_occs', readO, async (req, res) => {
+    const shape = attributeSelector(req.query, OP_OCC_SELECTORS);
     const rows = (await listOpOccs(db, listScope(req, res))).map((o) => opOccView(o, v, ctx.cfg, ctx.box));
-    res.json(filterRows(rows, req.query, ['operationState', 'vnfInstanceId', 'operation']));
+    res.json(filterRows(rows, req.query, ['operationState', 'vnfInstanceId', 'operation']).map(shape));
   });
 
   r.get('/vnf_lcm_op_occs/:id', readO, async (req, res) => { res.json(opOccView(await loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box)); });

@@ -131,6 +131,16 @@ test('op occs can be listed and filtered', async () => {
   const byState = (await call('GET', '/vnflcm/v1/vnf_lcm_op_occs?operationState=COMPLETED')).body;
   expect(byState.every((o: any) => o.operationState === 'COMPLETED')).toBe(true);
   expect((await call('GET', '/vnflcm/v1/vnf_lcm_op_occs?filter=(bogus,operation,X)')).status).toBe(400);
+  // SOL003: a list leaves out operationParams, error, resourceChanges, changedInfo… unless asked
+  const excluded = ['operationParams', 'error', 'resourceChanges', 'changedInfo', 'changedExtConnectivity'];
+  expect(all.flatMap((o: any) => Object.keys(o)).filter((k: string) => excluded.includes(k))).toEqual([]);
+  const full = (await call('GET', '/vnflcm/v1/vnf_lcm_op_occs?filter=(eq,operation,TERMINATE)&all_fields')).body;
+  expect(full.length).toBeGreaterThanOrEqual(1);
+  expect(full.every((o: any) => o.operationParams?.terminationType !== undefined)).toBe(true);
+  const instances = (await call('GET', '/vnflcm/v1/vnf_instances')).body;
+  expect(instances.flatMap((i: any) => Object.keys(i)).filter((k: string) => ['instantiatedVnfInfo', 'vimConnectionInfo', 'metadata'].includes(k))).toEqual([]);
+  const withInfo = (await call('GET', '/vnflcm/v1/vnf_instances?filter=(eq,instantiationState,INSTANTIATED)&fields=instantiatedVnfInfo')).body;
+  expect(withInfo.every((i: any) => i.instantiatedVnfInfo?.flavourId && i.vimConnectionInfo === undefined)).toBe(true);
 });
 
 test('injected stack failure -> FAILED_TEMP with the Heat reason -> retry -> COMPLETED', async () => {
@@ -362,7 +372,7 @@ test('secrets never reach the op occ, the API output, the logs or the workflow h
   }
   const shown = [
     (await call('GET', `/vnflcm/v1/vnf_instances/${id}`)).text,
-    (await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).text,
+    (await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}&fields=operationParams,error`)).text,
     (await call('GET', `/vnflcm/v2/vnf_lcm_op_occs/${opId}`, undefined, { Version: '2.0.0' })).text,
   ];
   expect(shown[1]).toContain('visible-marker-31'); // positive control: the params are shown, masked

@@ -86,12 +86,14 @@ export async function startHarness(): Promise<void> {
     // every test file calls from 127.0.0.1, many with bad tokens on purpose: no per-client failure limit here
     // (test/e2e/auth-abuse.test.ts runs an API of its own with the default one)
     AUTH_FAILURES_PER_CLIENT: '1000000',
-    // clusters: health every 2 s, a silent node NotReady after 10 s (test/disruptive/k8s-cluster-vnf.test.ts), replaced 20 s later when auto-healing
-    CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s', CLUSTER_AUTO_HEAL_AFTER_S: '20',
+    // clusters: health every 2 s, a silent node NotReady after 10 s (test/disruptive/k8s-cluster-vnf.test.ts), replaced 10 s later when auto-healing
+    CLUSTER_HEALTH_INTERVAL_S: '2', CLUSTER_NODE_MONITOR_GRACE_PERIOD: '10s', CLUSTER_AUTO_HEAL_AFTER_S: '10',
     // the simulator's servers answer SSH on this port of their own loopback address
     VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '30',
     // small enough that test/disruptive/hostile-limits.test.ts streams past it quickly, far above any test package
     PACKAGE_MAX_BYTES: String(32 * 1024 * 1024),
+    // every ETSI representation any test makes the API render is checked against its SOL data model (api/schemas/etsi-resources.ts)
+    ETSI_CONFORMANCE_CHECK: '1',
     // TLS material for the coordination client; tests write these files when they need them
     COORD_CLIENT_CERT_HOSTS: '127.0.0.1',
     COORD_CA_FILE: path.join(dataDir, 'coord', 'ca.pem'), COORD_CLIENT_CERT: path.join(dataDir, 'coord', 'client.pem'), COORD_CLIENT_KEY: path.join(dataDir, 'coord', 'client-key.pem'),

@@ -6,6 +6,7 @@
 import { HttpError } from '../../common/http-error';
 import { attributeSelector } from '../../api/routes/selectors';
 import { absentNotNull } from '../../api/views';
+import { conformant, VnfLcmOpOccSchema } from '../../api/schemas/etsi-resources';
 
 const rules = { optionalComplex: ['checksum', 'softwareImages', 'userDefinedData', 'onboardingFailureDetails'], defaultExcluded: ['softwareImages', 'userDefinedData', 'checksum'] };
 const item = {
@@ -51,4 +52,28 @@ test('absent, not null: nulls go at every level but inside free-form KeyValuePai
     metadata: { removedByUser: null }, changedInfo: { vnfInstanceDescription: null },
   });
   expect(shown).toEqual({ id: 'i', instantiatedVnfInfo: { vnfcResourceInfo: [{ id: 'c' }] }, metadata: { removedByUser: null }, changedInfo: { vnfInstanceDescription: null } });
+});
+
+describe('the resource schemas (ETSI_CONFORMANCE_CHECK)', () => {
+  const op = {
+    id: 'o1', operationState: 'FAILED_TEMP', stateEnteredTime: '2026-12-05T20:00:00.000Z', startTime: '2026-12-05T19:59:00.000Z', vnfInstanceId: 'i1',
+    operation: 'INSTANTIATE', isAutomaticInvocation: false, isCancelPending: false, error: { status: 500, detail: 'step failed' },
+    operationParams: { flavourId: 'simple', additionalParams: { k: null } },
+    _links: { self: { href: 'http://127.0.0.1:9890/vnflcm/v1/vnf_lcm_op_occs/o1' }, vnfInstance: { href: 'http://127.0.0.1:9890/vnflcm/v1/vnf_instances/i1' } },
+  };
+  const check = (v: object) => conformant('VnfLcmOpOcc', VnfLcmOpOccSchema, v, new Set(['operationParams']));
+  beforeAll(() => { process.env.ETSI_CONFORMANCE_CHECK = '1'; });
+  afterAll(() => { delete process.env.ETSI_CONFORMANCE_CHECK; });
+  test('a conformant op occ passes (nulls inside operationParams are the user\'s)', () => {
+    expect(check(op)).toBe(op);
+  });
+  test('a null, a missing mandatory attribute, a wrong type, a relative link or FAILED_TEMP without error is a 500 naming it', () => {
+    expect(() => check({ ...op, grantId: null })).toThrow(/\/grantId: null/);
+    const { isCancelPending: _, ...missing } = op;
+    expect(() => check(missing)).toThrow(/isCancelPending/);
+    expect(() => check({ ...op, startTime: 'yesterday' })).toThrow(/startTime/);
+    expect(() => check({ ...op, _links: { ...op._links, self: { href: '/vnflcm/v1/vnf_lcm_op_occs/o1' } } })).toThrow(/_links\.self\.href/);
+    const { error: __, ...noError } = op;
+    expect(() => check(noError)).toThrow(/a FAILED_TEMP op occ says why/);
+  });
 });
