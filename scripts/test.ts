@@ -3,8 +3,8 @@
  *   typecheck   tsc --noEmit
  *   compile     the product compiled once to JavaScript; every component of the run starts from it (COMPILED_TREE)
  *   bundle      the workflow bundle every worker of the run loads (WORKFLOW_BUNDLE)
- *   unit        no server of any kind, 2 jest workers } while the harnesses start (their output
- *   component   servers of their own, 2 jest workers  } printed when each is done)
+ *   unit        no server of any kind, 2 jest workers
+ *   component   servers of their own, 2 jest workers
  *   harness     the shared product on SQLite, started once for the next two tiers
  *   e2e         on the shared harness, 2 jest workers
  *   pg          the files that stress the store, on a harness whose product runs on PostgreSQL; it runs
@@ -113,18 +113,9 @@ process.once('SIGTERM', stopOnSignal);
  * One jest run over a tier's project (and the given files, if any). --forceExit: an idle keep-alive socket does not
  * hold the run open; what a file leaves running is the leak check's to find (test/harness/leak-check-environment.ts).
  */
-/** `env`: the process's environment unless given whole (a tier that must not see the harness's). */
-function jest(projects: string[], opts: { serial?: boolean; files?: string[]; env?: NodeJS.ProcessEnv; log?: string } = {}): Promise<boolean> {
+function jest(projects: string[], opts: { serial?: boolean; files?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<boolean> {
   const args = ['--selectProjects', ...projects, '--passWithNoTests', '--forceExit', opts.serial ? '--runInBand' : `--maxWorkers=${workers}`];
-  return run(JEST, [...args, ...(opts.files ?? patterns)], { ...(opts.env ?? process.env), TEST_TIMINGS_FILE: timingsFile }, opts.log);
-}
-
-/** A tier that needs no harness, its output kept in a log and printed when it is done (it runs while harnesses start). */
-async function beside(tier: 'unit' | 'component', env: NodeJS.ProcessEnv): Promise<boolean> {
-  const log = path.join(runDir, `${tier}.log`);
-  const ok = await phase(tier, () => jest([tier], { env: { ...env, HARNESS: 'off' }, log }), counted([tier]));
-  console.log(`\n== ${tier} (its output)\n${fs.readFileSync(log, 'utf8')}`);
-  return ok;
+  return run(JEST, [...args, ...(opts.files ?? patterns)], { ...process.env, TEST_TIMINGS_FILE: timingsFile, ...opts.env });
 }
 
 function fileTimes(): FileTime[] {
@@ -241,13 +232,8 @@ async function main(): Promise<void> {
       await phase('pg', () => jest(['e2e', 'disruptive'], { serial: true }), counted(['e2e', 'disruptive'], 'postgres'));
     });
   } else {
-    // unit and component need no harness: they run while the harnesses start, e2e waits for them
-    // (in the environment from before: not the harness's, which onHarness sets meanwhile)
-    const before = { ...process.env };
-    const early = (async () => {
-      if (tiers.includes('unit')) await beside('unit', before);
-      if (tiers.includes('component')) await beside('component', before);
-    })();
+    if (tiers.includes('unit')) await phase('unit', () => jest(['unit'], { env: { HARNESS: 'off' } }), counted(['unit']));
+    if (tiers.includes('component')) await phase('component', () => jest(['component'], { env: { HARNESS: 'off' } }), counted(['component']));
     const pgFiles = PG_TIER.filter((f) => !patterns.length || patterns.some((p) => f.includes(p.replace(/^test\//, ''))));
     const pg = tiers.includes('pg') && pgFiles.length
       ? phase('pg (beside e2e)', () => inChild('pg tier', pgFiles, { TEST_STORES: 'postgres', VIMSIM_ADDRESS_BLOCK: '64' }), counted(['e2e', 'disruptive'], 'postgres')) : undefined;
@@ -267,14 +253,12 @@ async function main(): Promise<void> {
       : undefined;
     if (tiers.includes('e2e') || tiers.includes('disruptive')) {
       await onHarness('sqlite', async () => {
-        await early;
         if (tiers.includes('e2e')) await phase('e2e', () => jest(['e2e']), counted(['e2e']));
         if (!queue) return;
         const name = process.env.TEST_QUEUE ? 'disruptive' : 'disruptive, first lane';
         await phase(name, () => lane(queue.dir, queue.files, firstLane), counted(['disruptive'], 'sqlite', (f) => firstLane.has(f)));
       });
     }
-    await early;
     await pg;
     await second;
   }

@@ -33,7 +33,7 @@ export async function autoHealMagnum(deps: ActivityDeps, temporal: Client, clust
   let begun: MagnumClusterRow;
   try {
     begun = await beginOperation(db, clusterId, {
-      operation: 'cluster-resize', operationId: newOperationId('cluster-resize'), status: 'UPDATE_IN_PROGRESS',
+      operation: 'cluster-resize', operationId: newOperationId('cluster-resize'), status: 'UPDATE_IN_PROGRESS', statusReason: why,
       opParams: { nodegroupId: ng.id, nodegroup: ng.name, nodeCount: ng.nodeCount, nodesToRemove: chosen.map((n) => n.serverId), replace: true, autoHealing: why },
       check: (c) => { if (!RESIZABLE.includes(c.status)) throw new Refused(409, `the cluster is ${c.status}`); },
       nodegroups: async () => ({ ids: [ng.id], status: 'UPDATE_IN_PROGRESS' }),

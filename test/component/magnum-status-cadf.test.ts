@@ -117,3 +117,14 @@ test('killed right after the status commits, then superseded by a delete: the cr
   expect((await outbox(store)).map((r) => `${r.notificationType} ${(r.payload as { payload: { outcome: string } }).payload.outcome}`))
     .toEqual(['magnum.cluster.create failure', 'magnum.cluster.delete pending']);
 });
+
+test('an operation that gives a reason (auto-healing) shows it from its first moment, before its workflow records a status', async () => {
+  const { store, clusterId } = await freshCluster();
+  await record(store, 'op-create', clusterId, 'CREATE_COMPLETE');
+  await beginOperation(store, clusterId, {
+    operation: 'cluster-resize', operationId: 'op-heal', status: 'UPDATE_IN_PROGRESS', statusReason: 'auto-healing: replacing w-0 of default-worker, NotReady for more than 10 s',
+    opParams: { autoHealing: 'auto-healing: replacing w-0 of default-worker, NotReady for more than 10 s' }, check: () => undefined,
+    nodegroups: async (_q, _c, groups) => ({ ids: [groups[0].id], status: 'UPDATE_IN_PROGRESS' }),
+  });
+  expect(await magnumClusterById(store, clusterId)).toMatchObject({ status: 'UPDATE_IN_PROGRESS', statusReason: 'auto-healing: replacing w-0 of default-worker, NotReady for more than 10 s' });
+});

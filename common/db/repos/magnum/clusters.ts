@@ -77,6 +77,8 @@ export interface BeginOperation {
   operationId: string;
   status: MagnumClusterRow['status'];
   opParams?: Record<string, unknown>;
+  /** Shown from the first moment (auto-healing's reason), not only once the workflow records its first status. */
+  statusReason?: string;
   /** Checks the fresh rows; throws Refused to write nothing. */
   check(cluster: MagnumClusterRow, nodegroups: NodegroupRow[]): void;
   /** The nodegroups the operation changes, given their status now (may insert one: nodegroup create). */
@@ -95,7 +97,7 @@ export function beginOperation(store: Store, clusterId: string, b: BeginOperatio
     const now = new Date().toISOString();
     for (const id of ids) await db.update(t.magnumNodegroups).set({ status, statusReason: null, updatedAt: now }).where(eq(t.magnumNodegroups.id, id));
     const [updated] = await db.update(t.magnumClusters).set({
-      status: b.status, statusReason: null, operation: b.operation, operationId: b.operationId, opNodegroups: ids,
+      status: b.status, statusReason: b.statusReason ?? null, operation: b.operation, operationId: b.operationId, opNodegroups: ids,
       opParams: b.opParams ?? {}, workflowStarted: false, updatedAt: now,
     }).where(eq(t.magnumClusters.id, clusterId)).returning();
     return updated;
