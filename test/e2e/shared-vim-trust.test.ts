@@ -33,8 +33,10 @@ const userId = async (name: string) => (await keystone('GET', `/users?name=${nam
 /** The trusts `name` gave the VIM's login (Heat's own trusts, to its service user, are not these). */
 const trustsOf = async (name: string) => ((await keystone('GET', `/OS-TRUST/trusts?trustor_user_id=${await userId(name)}`)).trusts as any[])
   .filter((t) => t.trustee_user_id === adminId);
-const trustsToVimLogin = async () => ((await keystone('GET', `/OS-TRUST/trusts?trustee_user_id=${adminId}`)).trusts as any[]).length;
+/** Trusts to the VIM's login on the VIM's own project (other files' projects make theirs at the same time). */
+const trustsToVimLogin = async () => ((await keystone('GET', `/OS-TRUST/trusts?trustee_user_id=${adminId}`)).trusts as any[]).filter((t) => t.project_id === adminProjectId).length;
 let adminId: string;
+let adminProjectId: string;
 const rolesOf = async (name: string) => ((await keystone('GET', `/role_assignments?user.id=${await userId(name)}&include_names`)).role_assignments as any[])
   .map((a) => `${a.role.name}@${a.scope.project?.name}`).sort();
 
@@ -67,6 +69,7 @@ async function terminate(u: TestUser, id: string): Promise<void> {
 
 beforeAll(async () => {
   adminId = await userId('admin'); // the default VIM's login
+  adminProjectId = ((await keystone('GET', '/projects?name=admin')).projects as any[])[0].id;
   alice = await keystoneUser(project, `alice-${run}`, 'member');
   bob = await keystoneUser(project, `bob-${run}`, 'member');
   const pkg = sampleVariant(SAMPLE);
