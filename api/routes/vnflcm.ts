@@ -29,15 +29,13 @@ import { actingVimId } from '../vim-access';
 
 const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
 
-/** SOL003 §5.4.2.3.2 and §5.4.12.3.2: what the instance and op occ lists leave out unless the attribute selectors ask. */
-const INSTANCE_SELECTORS: SelectorRules = {
-  optionalComplex: ['vnfConfigurableProperties', 'vimConnectionInfo', 'instantiatedVnfInfo', 'metadata', 'extensions'],
-  defaultExcluded: ['vnfConfigurableProperties', 'vimConnectionInfo', 'instantiatedVnfInfo', 'metadata', 'extensions'],
-};
-const OP_OCC_SELECTORS: SelectorRules = {
-  optionalComplex: ['operationParams', 'error', 'resourceChanges', 'changedInfo', 'changedExtConnectivity', 'lcmCoordinations', 'rejectedLcmCoordinations'],
-  defaultExcluded: ['operationParams', 'error', 'resourceChanges', 'changedInfo', 'changedExtConnectivity', 'lcmCoordinations', 'rejectedLcmCoordinations'],
-};
+/**
+ * SOL003 §5.4.2.3.2 and §5.4.12.3.2: what the instance and op occ lists leave out unless the attribute selectors
+ * ask. Here every optional complex attribute is also one SOL003 excludes by default: one list serves both rules.
+ */
+const sameRules = (attrs: readonly string[]): SelectorRules => ({ optionalComplex: attrs, defaultExcluded: attrs });
+const INSTANCE_SELECTORS = sameRules(['vnfConfigurableProperties', 'vimConnectionInfo', 'instantiatedVnfInfo', 'metadata', 'extensions']);
+const OP_OCC_SELECTORS = sameRules(['operationParams', 'error', 'resourceChanges', 'changedInfo', 'changedExtConnectivity', 'lcmCoordinations', 'rejectedLcmCoordinations']);
 
 export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const { db } = ctx;
