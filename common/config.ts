@@ -7,6 +7,7 @@ import path from 'node:path';
 import { QUOTA_SETTINGS, type Quotas } from './db/quota';
 import { embeddedAdminPassword } from './embedded-admin';
 import { parseSize } from './sizes';
+import { parseDuration } from './go-duration';
 import { endpointsFromSetting, portsFromSetting } from './endpoints';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
 import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-store/types';
@@ -19,6 +20,14 @@ export function intFromEnv(name: string, dflt: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+/** A setting in Go's duration syntax ("10s", "1m30s"), as Kubernetes' flags take it; undefined when unset. */
+function goDurationFromEnv(name: string): string | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!parseDuration(raw)) throw new Error(`${name} must be a positive Go duration such as 10s or 1m30s, got "${raw}"`);
+  return raw;
 }
 
 export const SSH_HOST_KEY_SOURCES = ['console', 'console-or-first-use', 'first-use'] as const;
@@ -321,7 +330,7 @@ export function loadConfig(): Config {
     ...packageStoreFromEnv(process.env, dataDir, databaseUrl),
     cluster: {
       healthIntervalS: intFromEnv('CLUSTER_HEALTH_INTERVAL_S', 60),
-      nodeMonitorGracePeriod: process.env.CLUSTER_NODE_MONITOR_GRACE_PERIOD || undefined,
+      nodeMonitorGracePeriod: goDurationFromEnv('CLUSTER_NODE_MONITOR_GRACE_PERIOD'),
       pollMaxMs: intFromEnv('CLUSTER_POLL_MAX_MS', 10_000),
       autoHealAfterS: intFromEnv('CLUSTER_AUTO_HEAL_AFTER_S', 300),
     },

@@ -4,6 +4,7 @@
  * `sudo tee`, mode 0600 for secrets) in steps.ts.
  */
 import { stringify } from 'yaml';
+import { parseDuration } from '../../common/go-duration';
 import { endpointHost, endpointHostPort, type ClusterSecrets, type ClusterSettings, type RegistrySetting } from '../model';
 import { aptConfString, systemdEnvironment } from '../../mgmt/private-registry/config-quote';
 
@@ -84,6 +85,20 @@ export interface InitConfigInput {
   settings: ClusterSettings;
 }
 
+/** Kubernetes' default Lease of a kubelet (nodeLeaseDurationSeconds), renewed every quarter of it. */
+const DEFAULT_NODE_LEASE_S = 40;
+
+/**
+ * The kubelet's Lease under a node-monitor-grace-period shorter than Kubernetes' default: as long as the grace period,
+ * so renewed four times within it. The default Lease is renewed every 10 s: under a 10 s grace period a renewal a
+ * moment late marks a healthy node Unknown.
+ */
+function kubeletLease(settings: ClusterSettings): { nodeLeaseDurationSeconds?: number } {
+  const graceMs = parseDuration(settings.controllerManagerArgs?.['node-monitor-grace-period']);
+  if (graceMs === undefined || graceMs >= DEFAULT_NODE_LEASE_S * 1000) return {};
+  return { nodeLeaseDurationSeconds: Math.max(1, Math.floor(graceMs / 1000)) };
+}
+
 /** kubeadm's init configuration (v1beta4): the control-plane endpoint, CIDRs and SANs; the CAs are already in place. */
 export function kubeadmInitConfig(c: InitConfigInput): string {
   const docs = [
@@ -101,7 +116,7 @@ export function kubeadmInitConfig(c: InitConfigInput): string {
       ...(c.settings.controllerManagerArgs && Object.keys(c.settings.controllerManagerArgs).length
         ? { controllerManager: { extraArgs: Object.entries(c.settings.controllerManagerArgs).map(([name, value]) => ({ name, value })) } } : {}),
     },
-    { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', cgroupDriver: 'systemd' },
+    { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', cgroupDriver: 'systemd', ...kubeletLease(c.settings) },
   ];
   return docs.map((d) => stringify(d)).join('---\n');
 }

@@ -2,7 +2,8 @@
  * The files a highly available control plane is made from (cluster/install):
  * haproxy in front of every master, keepalived's VRRP instance with Tacker's
  * priorities and a router id of the cluster's own, the kubeadm configs with
- * the VIP's endpoint and a control-plane join.
+ * the VIP's endpoint and a control-plane join, the kubelet's Lease under a
+ * short grace period.
  */
 import { parse, parseAllDocuments } from 'yaml';
 import { kubeadmInitConfig, kubeadmJoinConfig } from '../../cluster/install/files';
@@ -48,4 +49,13 @@ test('kubeadm: init with the VIP as control-plane endpoint and SAN, a control-pl
   const worker = parse(kubeadmJoinConfig({ nodeName: 'w', endpoint: '127.21.0.5', token: 'abcdef.0123456789abcdef', caCertHash: 'sha256:00' }));
   expect(worker.controlPlane).toBeUndefined();
   expect(worker.discovery.bootstrapToken.apiServerEndpoint).toBe('127.21.0.5:6443');
+});
+
+test("a shortened node-monitor-grace-period shortens the kubelet's Lease with it (renewed four times within it); Kubernetes' default is kept otherwise", () => {
+  const kubelet = (args?: Record<string, string>) => parseAllDocuments(kubeadmInitConfig({ nodeName: 'm', advertiseAddress: '127.21.0.5', endpoint: '127.21.0.5', settings: { ...settings, ...(args ? { controllerManagerArgs: args } : {}) } }))
+    .map((d) => d.toJS()).find((d) => d.kind === 'KubeletConfiguration');
+  expect(kubelet({ 'node-monitor-grace-period': '10s' }).nodeLeaseDurationSeconds).toBe(10);
+  expect(kubelet({ 'node-monitor-grace-period': '2.5s' }).nodeLeaseDurationSeconds).toBe(2);
+  expect(kubelet({ 'node-monitor-grace-period': '1m' }).nodeLeaseDurationSeconds).toBeUndefined();
+  expect(kubelet().nodeLeaseDurationSeconds).toBeUndefined();
 });

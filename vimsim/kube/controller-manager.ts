@@ -20,7 +20,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { KubeApiError, KubeClient, isNotFound, metaTime, microTime } from './client';
-import { parseDuration } from './duration';
+import { parseDuration } from '../../common/go-duration';
 import { credentialsFrom, type KubeCredentials } from './kubeconfig';
 import type { KubeNode } from './node';
 import { certPem, issueCert, parseCert, parseCsr, parsePrivateKey, type Issuer } from './pki';

@@ -11,7 +11,7 @@
 import { createHmac } from 'node:crypto';
 import YAML from 'yaml';
 import { KubeApiError, KubeClient, isNotFound } from '../client';
-import { formatDuration, parseDuration } from '../duration';
+import { formatDuration, parseDuration } from '../../../common/go-duration';
 import { buildKubeconfig, credentialsFrom, parseKubeconfig } from '../kubeconfig';
 import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG } from '../node';
 import { caCertHash, certPem, parseCert } from '../pki';
