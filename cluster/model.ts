@@ -4,6 +4,9 @@
  * Tacker Kubernetes VNF's cluster and a Magnum cluster are the same thing to it.
  */
 
+/** The workflow id of a cluster's health loop (cluster/workflows/health.ts): one per cluster. */
+export const healthWorkflowId = (clusterId: string) => `cluster-health-${clusterId}`;
+
 /** Who drives the cluster: a Tacker VNF instance's Mgmt Driver, or Magnum's API. */
 export const CLUSTER_KINDS = ['vnf', 'magnum'] as const;
 export type ClusterKind = (typeof CLUSTER_KINDS)[number];

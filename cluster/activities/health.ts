@@ -4,10 +4,12 @@
  * been True for longer than autoHealAfterS (since its lastTransitionTime, so
  * a restarted worker or workflow does not start the clock again).
  */
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities/deps';
 import { clusterById, updateCluster } from '../../common/db/repos/clusters';
 import { KubeApiError, nodeReadyStatus, type KubeNode } from '../../infra/kubernetes';
-import type { HealthStatus } from '../model';
+import { healthWorkflowId, type HealthStatus } from '../model';
 import { openCluster } from './access';
 
 export function healthActivities(deps: ActivityDeps) {
@@ -57,4 +59,17 @@ function notReadySince(node: KubeNode | undefined): number {
   const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
   if (!ready || ready.status === 'True' || !ready.lastTransitionTime) return Infinity;
   return Date.parse(ready.lastTransitionTime);
+}
+
+/**
+ * Ends a deleted cluster's health loop now, from the activity that deleted it. Else the loop's poll in flight
+ * may wait on the half-removed cluster up to a Kubernetes timeout before it finds the cluster gone.
+ * Best effort: the loop also ends at its next poll on its own.
+ */
+export async function endHealthLoop(deps: ActivityDeps, clusterId: string): Promise<void> {
+  try {
+    await Context.current().client.workflow.getHandle(healthWorkflowId(clusterId)).cancel();
+  } catch (e) {
+    if (!(e instanceof WorkflowNotFoundError)) deps.log.warn({ clusterId, err: (e as Error).message }, 'the health loop of a deleted cluster not cancelled (it ends at its next poll)');
+  }
 }

@@ -14,6 +14,7 @@ import { packageFile } from '../../common/db/repos/package-files';
 import { updateOpOcc } from '../../common/db/repos/op-occs';
 import { redact } from '../../common/secrets';
 import { heatForVim } from '../../infra/vim';
+import { endHealthLoop } from './health';
 import { vnfcAddress } from '../../infra/vnfc-address';
 import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import { DEFAULT_KUBE_VERSION, KubernetesAdditionalParams, type K8sClusterInstallationParam } from '../../mgmt/kubernetes/params';
@@ -133,6 +134,7 @@ export function vnfClusterActivities(deps: ActivityDeps) {
       if (!cluster) return;
       await deregisterClusterVim(deps, cluster);
       await deleteCluster(db, cluster.id);
+      await endHealthLoop(deps, cluster.id);
       log.info({ clusterId: cluster.id, vnfInstanceId: op.vnfInstanceId }, 'cluster forgotten');
     },
 

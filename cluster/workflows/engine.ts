@@ -8,10 +8,10 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ApplicationFailure, ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
-import { clusterHealth, healthWorkflowId } from './health';
+import { clusterHealth } from './health';
 import type { ClusterActivities } from '../activities';
 import type { NodeRef, WaitCheck } from '../activities/types';
-import { REMOVAL_STEPS } from '../model';
+import { REMOVAL_STEPS, healthWorkflowId } from '../model';
 
 /** SSH and kubeadm steps: long, heartbeating; a command that failed is not retried (the failure says why). */
 export const nodeActs = proxyActivities<ClusterActivities>({

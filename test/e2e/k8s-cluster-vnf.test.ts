@@ -14,7 +14,7 @@ import path from 'node:path';
 import { clusterNodes, clusterOfVnf } from '../../common/db/repos/clusters';
 import { VENV } from '../../runtime/openstack/install';
 import { readState } from '../harness/state';
-import { adminToken, call, eventually, sim, temporalClient } from '../support/api';
+import { adminToken, call, eventually, healthLoopEnd, sim, temporalClient } from '../support/api';
 import { adminConf, instance, kubectl, newInstance, onboardRegistryAndPackage, params, readyNodes, registry, SEED_PARAMS, task, vnfcsOf, work } from '../support/k8s-cluster-vnf';
 import { withProductStore } from '../support/product-store';
 
@@ -135,11 +135,12 @@ describe('a 1-master, 2-worker cluster', () => {
     conf = fresh;
   });
 
-  test('terminate removes the cluster, its VIM and its PKI', async () => {
+  test('terminate removes the cluster, its VIM and its PKI, and ends its health loop', async () => {
     const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
     await task(id, 'terminate', { terminationType: 'FORCEFUL' });
     expect(await withProductStore((s) => clusterOfVnf(s, id))).toBeUndefined();
     expect((await call('GET', `/v1.0/vims/${cluster.registeredVimId}`)).status).toBe(404);
+    expect(await healthLoopEnd(cluster.id)).toEqual({ status: 'COMPLETED', cancelledByDeletion: true });
   });
 });
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually } from '../support/api';
+import { eventually, healthLoopEnd } from '../support/api';
 import { keystoneUser, type TestUser } from '../support/identity';
 import { mcall } from '../support/magnum';
 import { openstackCli } from '../support/openstack-cli';
@@ -95,15 +95,18 @@ test('coe cluster upgrade: onto a template of the same Kubernetes version; a dow
   expect(c.cluster_template_id).toBe((await coe(['cluster', 'template', 'show', `same-${run}`], true)).uuid);
 }, 600_000);
 
-test('coe ca rotate: the old kubeconfig is refused, a new one works; delete: 404', async () => {
+test('coe ca rotate: the old kubeconfig is refused, a new one works; delete: 404 and the health loop ended', async () => {
   const before = await config(name, 'conf-before');
   expect(await coe(['ca', 'rotate', name])).toMatch(/Request to rotate the CA certificate for cluster .* has been accepted/);
   await waitCluster(name, 'UPDATE_COMPLETE', 900_000);
   await expect(kubectl(before, ['get', 'nodes'])).rejects.toThrow(/x509|certificate|Unauthorized|unknown authority/i);
   const after = await config(name, 'conf-after');
   expect(Object.values(await readyNodes(after)).every((s) => s === 'True')).toBe(true);
+  const { uuid } = await coe(['cluster', 'show', name], true);
   await coe(['cluster', 'delete', name]);
   await eventually('gone', async () => ((await coe(['cluster', 'list'], true)).some((c: any) => c.name === name) ? undefined : true), 300_000, 3000);
   const gone = await mcall('GET', `/v1/clusters/${name}`, undefined, await user.headers());
   expect(gone.status).toBe(404);
+  // the deletion ended the cluster's health loop, too
+  expect(await healthLoopEnd(uuid)).toEqual({ status: 'COMPLETED', cancelledByDeletion: true });
 }, 1_200_000);

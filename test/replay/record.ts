@@ -61,6 +61,8 @@ export function classify(history: History): [string, History][] {
     .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest?.input?.name ?? '');
   for (const u of updates) features.add(u);
   if (events.some((e) => opStateOf(e) === 'FAILED_TEMP')) features.add('failedtemp');
+  // cancelled (by the operator, or a health loop by its cluster's deletion)
+  if (events.some((e) => e.workflowExecutionCancelRequestedEventAttributes)) features.add('cancelled');
   // a patch the history took (patched('<id>')): its new branch is a class of its own
   for (const id of patchesOf(events)) features.add(id);
   if (coordinationTimer(events) >= 0) features.add('coordwait');

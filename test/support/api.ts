@@ -117,6 +117,22 @@ export async function temporalClient(): Promise<Client> {
   return new Client({ connection, namespace: 'default' });
 }
 
+/**
+ * How the health loop of a deleted cluster ended, once it did: its status and whether the deletion cancelled it
+ * (cluster/activities/health.ts endHealthLoop) rather than the loop finding the cluster gone at its next poll.
+ */
+export async function healthLoopEnd(clusterId: string): Promise<{ status: string; cancelledByDeletion: boolean }> {
+  const client = await temporalClient();
+  try {
+    const handle = client.workflow.getHandle(`cluster-health-${clusterId}`);
+    const status = await eventually('the health loop ended', async () => { const d = await handle.describe(); return d.status.name === 'RUNNING' ? undefined : d.status.name; }, 30_000, 500);
+    const { events } = await handle.fetchHistory();
+    return { status, cancelledByDeletion: (events ?? []).some((e) => e.workflowExecutionCancelRequestedEventAttributes) };
+  } finally {
+    await client.connection.close();
+  }
+}
+
 /** A fault of the simulated cloud (vimsim/README.md), hitting the next `times` matching operations; Heat reports it. */
 export interface CloudFault {
   target: 'server' | 'port' | 'volume';

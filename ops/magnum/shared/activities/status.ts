@@ -12,6 +12,7 @@
 import { Context } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
 import type { ActivityDeps } from '../../../../activities/deps';
+import { endHealthLoop } from '../../../../cluster/activities/health';
 import { clusterNodes } from '../../../../common/db/repos/clusters';
 import { deleteMagnumCluster, magnumClusterById, writeFenced, type NodegroupRow } from '../../../../common/db/repos/magnum/clusters';
 import { within } from '../../../../common/db/store';
@@ -75,6 +76,7 @@ export function statusActivities(deps: ActivityDeps) {
       if (cadf) await wakeCadf(deps, cadf);
       if (removeCluster) {
         await deleteMagnumCluster(db, clusterId);
+        await endHealthLoop(deps, clusterId);
         log.info({ clusterId }, 'Magnum cluster deleted');
       }
     },
