@@ -11,6 +11,7 @@ import type { ApiContext } from './context';
 import { problemHandler, sendProblem } from './errors';
 import { methodNotAllowed } from './method-not-allowed';
 import { checkHost } from './limits/host-check';
+import { acceptJson } from './limits/accept';
 import { checkMediaType, parseJsonBody, rejectNulInUrl } from './limits/request-body';
 import { openApiDocument } from './openapi';
 import { usePolicy } from './routes/authorize';
@@ -44,6 +45,7 @@ export function createApp(ctx: ApiContext): express.Express {
   // After authentication: nobody unauthenticated makes the API read a body.
   app.use(rejectNulInUrl(rendererFor));
   app.use(checkMediaType(rendererFor));
+  app.use(acceptJson(rendererFor));
   app.use(parseJsonBody(ctx.cfg.limits, rendererFor));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   // one root for both clients: Magnum's document, listing Magnum's v1 and Tacker's v1.0

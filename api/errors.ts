@@ -10,7 +10,7 @@ import { redactString } from '../common/secrets';
 export { HttpError, badRequest, conflict, forbidden, notFound, unprocessable } from '../common/http-error';
 import { HttpError } from '../common/http-error';
 
-const TITLES: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+const TITLES: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable', 422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
 export function sendProblem(res: Response, status: number, detail: string, title?: string, extra: Record<string, unknown> = {}): void {
   const body: ProblemDetails = { type: 'about:blank', title: title ?? TITLES[status] ?? 'Error', status, detail: redactString(detail), ...extra };

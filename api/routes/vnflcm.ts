@@ -26,6 +26,7 @@ import { subscriptionsRouter } from './subscriptions';
 import type { OutboxRow } from '../../common/db/repos/notifications';
 import type { VimRow } from '../../common/db/repos/vims';
 import { actingVimId } from '../vim-access';
+import { checkIfMatch, etagOf } from '../etag';
 
 const API_VERSIONS: Record<ApiVersion, string> = { v1: '1.3.0', v2: '2.0.0' };
 
@@ -94,7 +95,10 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     res.json(filterRows(rows, req.query).map(shape));
   });
 
-  r.get('/vnf_instances/:id', readI, async (req, res) => { res.json(instanceView(await loadInstance(res, id(req)), v, ctx.cfg)); });
+  r.get('/vnf_instances/:id', readI, async (req, res) => {
+    const view = instanceView(await loadInstance(res, id(req)), v, ctx.cfg);
+    res.set('ETag', etagOf(view)).json(view);
+  });
 
   r.delete('/vnf_instances/:id', writeI, async (req, res) => {
     const inst = await loadInstance(res, id(req));
@@ -113,6 +117,8 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
       if (!mod.task.versions.includes(v)) throw notFound(`${mod.task.method} ${taskRoute(mod.task)} is on /vnflcm/${mod.task.versions.join(', ')} only`);
       const body = parse(mod.request, req.body ?? {}) as Record<string, unknown>;
       const instance = await loadInstance(res, id(req));
+      // a PATCH of the instance (modify) with If-Match: only on the instance as the client read it
+      if (mod.task.method === 'PATCH') checkIfMatch(req, instanceView(instance, v, ctx.cfg));
       const who = { caller: callerOf(res), token: String(req.get('x-auth-token') ?? '') };
       const actingVim = (vim: VimRow) => actingVimId(ctx, who, vim, instance.projectId);
       const plan = await mod.precheck({ db, box: ctx.box, cfg: ctx.cfg, scope: scope(res), instance, request: body, version: v, actingVim });

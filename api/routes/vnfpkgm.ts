@@ -9,6 +9,7 @@ import { badRequest, conflict, HttpError, notFound } from '../errors';
 import { parse } from '../../common/validate';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnfpkgm';
 import { packageView } from '../views';
+import { checkIfMatch, etagOf } from '../etag';
 import { filterRows } from './filter';
 import { attributeSelector, type SelectorRules } from './selectors';
 
@@ -57,12 +58,16 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     res.json(filterRows(rows, req.query).map(shape));
   });
 
-  r.get('/vnf_packages/:id', read, async (req, res) => { res.json(packageView(await load(res, id(req)), ctx.cfg)); });
+  r.get('/vnf_packages/:id', read, async (req, res) => {
+    const view = packageView(await load(res, id(req)), ctx.cfg);
+    res.set('ETag', etagOf(view)).json(view);
+  });
 
   r.patch('/vnf_packages/:id', write, async (req, res) => {
     const mods = parse(VnfPkgInfoModifications, req.body);
     // read-merge-write in one transaction: a concurrent PATCH (another API process) cannot lose keys
     await modifyPackage(db, scopeOf(callerOf(res)), id(req), (p) => {
+      checkIfMatch(req, packageView(p, ctx.cfg));
       if (mods.operationalState) {
         requireOnboarded(p);
         if (mods.operationalState === p.operationalState) throw conflict(`VNF package ${p.id} is already ${p.operationalState}`);
