@@ -112,7 +112,7 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     const k8sVci = (await instance(id)).vimConnectionInfo.find((v: any) => v.vimType === 'kubernetes');
     expect((await call('GET', `/v1.0/vims/${k8sVci.vimId}`)).body.vim.auth_url).toBe(`https://${vip}:16443`);
     expect(fs.readFileSync(conf, 'utf8')).toContain(`server: https://${vip}:16443`);
-    const nodes = await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    const nodes = await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
     const masters = await vnfcsOf(id, 'masterNode');
     expect(masters).toHaveLength(3);
     const wide = kubectl(conf, 'get', 'nodes').out;
@@ -169,7 +169,7 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     const masters = await vnfcsOf(id, 'masterNode');
     const healed = masters.find((v) => v.id === m.id);
     expect(healed.computeResource.resourceId).not.toBe(m.computeResource.resourceId);
-    await eventually('5 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    await eventually('5 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
     expect(kubectl(conf, 'get', 'nodes').out.split('\n').filter((l) => /\sReady\s+control-plane/.test(l))).toHaveLength(3);
     const addresses = await Promise.all(masters.map((v) => serverAddress(v.computeResource.resourceId)));
     for (const v of masters) {
@@ -186,12 +186,12 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     expect(refused.body.detail).toContain('"master_instance" is the masters\' aspect');
     expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body.filter((o: any) => o.operation === 'SCALE')).toEqual([]);
     await task(id, 'scale', { type: 'SCALE_OUT', aspectId: 'worker_instance', numberOfSteps: 1 }, 'COMPLETED', 600_000);
-    await eventually('6 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    await eventually('6 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
     // a worker stopped: auto-healing heals it, as an operator's heal of its VNFC would
     const [worker] = await vnfcsOf(id, 'workerNode');
     await nova(worker.computeResource.resourceId, 'os-stop');
     await automaticHeal(id, worker.id);
-    await eventually('6 Ready nodes after the worker heal', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    await eventually('6 Ready nodes after the worker heal', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
     const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
     await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);
     expect(await withProductStore((s) => clusterOfVnf(s, id))).toBeUndefined();
@@ -210,7 +210,7 @@ describe('flavour podaffinity: the same control plane, masters and workers in an
     expect(cluster.apiAddress).toBe(`https://${cluster.settings.vip}:16443`);
     const [master] = await vnfcsOf(id, 'masterNode');
     const conf = await adminConf(master.computeResource.resourceId, path.join(work, 'admin-podaffinity.conf'));
-    await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
     await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);
   }, 1_000_000);
 });

@@ -49,7 +49,7 @@ describe('a 1-master, 2-worker cluster', () => {
   }, 700_000);
 
   test('kubectl with the admin.conf from the master sees 3 Ready nodes; every node is set up for the private registry once', async () => {
-    const nodes = await eventually('3 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; });
+    const nodes = await eventually('3 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 60_000, 1000);
     expect(nodes.map((n) => n.name).sort()).toEqual(((await withProductStore(async (s) => clusterNodes(s, (await clusterOfVnf(s, id))!.id)))).map((n) => n.name).sort());
     for (const v of [...await vnfcsOf(id, 'masterNode'), ...await vnfcsOf(id, 'workerNode')]) {
       const host = await sim<any>('GET', `/sim/servers/${v.computeResource.resourceId}/host`);
@@ -102,7 +102,7 @@ describe('a 1-master, 2-worker cluster', () => {
 
   test('scale out adds a Ready worker; scale in cordons, drains and deletes its Node before Heat removes the server', async () => {
     await task(id, 'scale', { type: 'SCALE_OUT', aspectId: 'worker_instance', numberOfSteps: 1 });
-    await eventually('4 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 4 && n.every((x) => x.ready === 'True') ? n : undefined; });
+    await eventually('4 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 4 && n.every((x) => x.ready === 'True') ? n : undefined; }, 60_000, 1000);
     const before = readyNodes(conf)!.map((n) => n.name);
     const op = await task(id, 'scale', { type: 'SCALE_IN', aspectId: 'worker_instance', numberOfSteps: 1 });
     const after = readyNodes(conf)!.map((n) => n.name);
@@ -121,7 +121,7 @@ describe('a 1-master, 2-worker cluster', () => {
     await task(id, 'heal', { vnfcInstanceId: [worker.id] });
     const [healed] = (await vnfcsOf(id, 'workerNode')).filter((v) => v.id === worker.id);
     expect(healed.computeResource.resourceId).not.toBe(worker.computeResource.resourceId);
-    await eventually('3 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; });
+    await eventually('3 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 60_000, 1000);
   });
 
   test('CA rotation: the old admin.conf is refused, the new one sees every node Ready', async () => {
@@ -131,7 +131,7 @@ describe('a 1-master, 2-worker cluster', () => {
     expect(kubectl(conf, 'get', 'nodes').ok).toBe(false);
     const [master] = await vnfcsOf(id, 'masterNode');
     const fresh = await adminConf(master.computeResource.resourceId, path.join(work, 'admin-new.conf'));
-    await eventually('3 Ready nodes with the new CA', async () => { const n = readyNodes(fresh); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000);
+    await eventually('3 Ready nodes with the new CA', async () => { const n = readyNodes(fresh); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
     conf = fresh;
   });
 

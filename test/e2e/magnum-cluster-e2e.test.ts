@@ -104,7 +104,7 @@ test('coe ca rotate: the old kubeconfig is refused, a new one works; delete: 404
   expect(Object.values(await readyNodes(after)).every((s) => s === 'True')).toBe(true);
   const { uuid } = await coe(['cluster', 'show', name], true);
   await coe(['cluster', 'delete', name]);
-  await eventually('gone', async () => ((await coe(['cluster', 'list'], true)).some((c: any) => c.name === name) ? undefined : true), 300_000, 3000);
+  await cli.waitClusterGone(name);
   const gone = await mcall('GET', `/v1/clusters/${name}`, undefined, await user.headers());
   expect(gone.status).toBe(404);
   // the deletion ended the cluster's health loop, too

@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // a failed test's cluster goes too (its health workflow and servers with it)
   await cli.coe(['cluster', 'delete', name]).catch(() => undefined);
-  await eventually('cluster gone', async () => ((await cli.coe(['cluster', 'list'], true)).some((c: any) => c.name === name) ? undefined : true), 300_000, 3000).catch(() => undefined);
+  await cli.waitClusterGone(name).catch(() => undefined);
   fs.rmSync(dir, { recursive: true, force: true });
 }, 400_000);
 
@@ -205,6 +205,6 @@ test('coe cluster upgrade to v1.37.2: with ?rollback=True a failure on the secon
 
 test('delete: the cluster and its load balancer are gone', async () => {
   await cli.coe(['cluster', 'delete', name]);
-  await eventually('gone', async () => ((await cli.coe(['cluster', 'list'], true)).some((c: any) => c.name === name) ? undefined : true), 300_000, 3000);
+  await cli.waitClusterGone(name);
   expect((await cli.openstack(['loadbalancer', 'list'], true)).filter((l: any) => l.vip_address === vip)).toEqual([]);
 }, 400_000);
