@@ -35,6 +35,21 @@ function drop(o: unknown, path: string[]): void {
   else drop((o as Obj)[head], rest);
 }
 
+/**
+ * `fields` naming sub-attributes (a/b, a/c/d): within `o` (through arrays of objects), the complex sub-attributes
+ * the paths do not name go; simple ones stay. A path that ends here (a plain `a`) keeps everything below it.
+ */
+function keepOnly(o: unknown, paths: string[][]): void {
+  if (Array.isArray(o)) { o.forEach((x) => keepOnly(x, paths)); return; }
+  if (!o || typeof o !== 'object' || paths.some((p) => p.length === 0)) return;
+  for (const [k, v] of Object.entries(o as Obj)) {
+    if (!v || typeof v !== 'object') continue;
+    const below = paths.filter((p) => p[0] === k).map((p) => p.slice(1));
+    if (below.length === 0) delete (o as Obj)[k];
+    else keepOnly(v, below);
+  }
+}
+
 /** The selectors of a list request, checked: a function that shapes each item (a copy; the item is left as it is). */
 export function attributeSelector(query: Obj, rules: SelectorRules): (item: Obj) => Obj {
   const given = SELECTORS.filter((s) => query[s] !== undefined);
@@ -57,10 +72,15 @@ export function attributeSelector(query: Obj, rules: SelectorRules): (item: Obj)
     if (mandatory.length) throw badRequest(`exclude_fields: ${mandatory.join(', ')} cannot be excluded (not an optional complex attribute of this resource)`);
     excluded = excludeFields;
   } else excluded = [...rules.defaultExcluded];
+  // fields=a/b: of a, only b among its complex sub-attributes (unless a is asked for whole, too)
+  const narrowed = (fields ?? []).filter((f) => f.includes('/')).map((f) => f.split('/'));
   return (item) => {
-    if (excluded.length === 0) return item;
+    if (excluded.length === 0 && narrowed.length === 0) return item;
     const copy = structuredClone(item);
     for (const p of excluded) drop(copy, p.split('/'));
+    for (const top of new Set(narrowed.map((p) => p[0]))) {
+      if (!fields!.includes(top)) keepOnly(copy[top], narrowed.filter((p) => p[0] === top).map((p) => p.slice(1)));
+    }
     return copy;
   };
 }

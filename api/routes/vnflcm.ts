@@ -77,7 +77,8 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     const caller = callerOf(res);
     const pkg = await packageForVnfd(db, { projectId: caller.projectId, all: false }, body.vnfdId);
     if (!pkg) throw unprocessable(`vnfdId: no onboarded VNF package of your project has vnfdId ${body.vnfdId}`);
-    if (pkg.operationalState !== 'ENABLED') throw conflict(`VNF package ${pkg.id} (vnfdId ${body.vnfdId}) is DISABLED`);
+    // SOL003 §5.4.2.3.1: a package that is not ENABLED is a 422, as one that does not exist
+    if (pkg.operationalState !== 'ENABLED') throw unprocessable(`vnfdId: the VNF package ${pkg.id} of vnfdId ${body.vnfdId} is DISABLED`);
     const instId = crypto.randomUUID();
     const queued = await createInstance(db, {
       id: instId, projectId: caller.projectId, vnfInstanceName: body.vnfInstanceName ?? `vnf-${instId}`, vnfInstanceDescription: body.vnfInstanceDescription ?? null,

@@ -7,7 +7,8 @@
  *   resource has stays a 404;
  * - status codes and headers per method and resource: 201 with Location, 202
  *   with Location for a task, 204, 404, 406 for an Accept that rules out
- *   JSON, 409, 412 for an If-Match that no longer matches, 416; Version on
+ *   JSON, 409, 412 for an If-Match that no longer matches, 416, 422 for a
+ *   create naming a package that is not ENABLED; Version on
  *   every SOL003 answer; ProblemDetails as application/problem+json whose
  *   status is the HTTP status.
  */
@@ -102,6 +103,18 @@ describe('VNF instances, tasks and op occs (SOL003, v1 and v2)', () => {
     vnfdId = pkg.vnfdId;
     pkgId = pkg.id;
   }, 300_000);
+
+  test('a create naming a vnfdId whose package is DISABLED, or that no package has: 422 (SOL003 §5.4.2.3.1)', async () => {
+    expect((await call('PATCH', `/vnfpkgm/v1/vnf_packages/${pkgId}`, { operationalState: 'DISABLED' })).status).toBe(200);
+    try {
+      const r = await call('POST', '/vnflcm/v2/vnf_instances', { vnfdId }, { Version: '2.0.0' });
+      expectProblem(r, 422);
+      expect(r.body.detail).toMatch(/DISABLED/);
+    } finally {
+      expect((await call('PATCH', `/vnfpkgm/v1/vnf_packages/${pkgId}`, { operationalState: 'ENABLED' })).status).toBe(200);
+    }
+    expectProblem(await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId: 'b1bb0ce7-ebca-4fa7-95ed-4840d70a1177' }), 422);
+  });
 
   test('package content: a range past its end is 416 with Content-Range', async () => {
     const r = await call('GET', `/vnfpkgm/v1/vnf_packages/${pkgId}/package_content`, undefined, { Range: 'bytes=999999999-' });

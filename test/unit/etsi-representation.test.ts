@@ -36,6 +36,21 @@ test('selectors: the default leaves out the default-excluded; all_fields keeps a
   expect(item.softwareImages[0]).toHaveProperty('userMetadata');
 });
 
+test('selectors: fields=a/b keeps of a only the complex sub-attributes named (its simple ones stay); a named whole keeps all', () => {
+  const inst = {
+    id: 'v1', instantiatedVnfInfo: { flavourId: 'simple', vnfState: 'STARTED', vnfcResourceInfo: [{ id: 'c1', computeResource: { resourceId: 's1' }, metadata: { m: 1 } }], extCpInfo: [{ id: 'cp' }], scaleStatus: [{ aspectId: 'a' }] },
+    vimConnectionInfo: { v: { vimType: 'openstack' } },
+  };
+  const r = { optionalComplex: ['instantiatedVnfInfo', 'vimConnectionInfo'], defaultExcluded: ['instantiatedVnfInfo', 'vimConnectionInfo'] };
+  const shaped = attributeSelector({ fields: 'instantiatedVnfInfo/vnfcResourceInfo/computeResource' }, r)(inst) as any;
+  expect(shaped.vimConnectionInfo).toBeUndefined();
+  expect(shaped.instantiatedVnfInfo).toEqual({ flavourId: 'simple', vnfState: 'STARTED', vnfcResourceInfo: [{ id: 'c1', computeResource: { resourceId: 's1' } }] });
+  expect(Object.keys((attributeSelector({ fields: 'instantiatedVnfInfo/extCpInfo,instantiatedVnfInfo/scaleStatus' }, r)(inst) as any).instantiatedVnfInfo).sort())
+    .toEqual(['extCpInfo', 'flavourId', 'scaleStatus', 'vnfState']);
+  expect((attributeSelector({ fields: 'instantiatedVnfInfo,instantiatedVnfInfo/extCpInfo' }, r)(inst) as any).instantiatedVnfInfo).toEqual(inst.instantiatedVnfInfo);
+  expect(inst.instantiatedVnfInfo.vnfcResourceInfo[0]).toHaveProperty('metadata');
+});
+
 test('selectors: combinations SOL013 forbids, values where none belongs, mandatory attributes and malformed paths are a 400 naming them', () => {
   expect(refusal({ all_fields: '', fields: 'checksum' })).toMatch(/all_fields cannot be combined with fields/);
   expect(refusal({ fields: 'checksum', exclude_fields: 'userDefinedData' })).toMatch(/fields and exclude_fields cannot be combined/);
