@@ -1,16 +1,22 @@
 /** SOL005 VnfPkgInfo parts derived once at onboarding: softwareImages and additionalArtifacts. */
 import type { SwImage, Vnfd } from './vnfd-model';
 
-/** SOL005 VnfPackageSoftwareImageInfo of every image the VNFD names (`createdAt`: when the package was onboarded). */
-export function softwareImages(vnfd: Vnfd, createdAt: string): Record<string, unknown>[] {
+/**
+ * SOL005 VnfPackageSoftwareImageInfo of every image the VNFD names (`createdAt`: when the package was onboarded).
+ * An image file in the package (`files`: the package's index) gives what the VNFD leaves out: its SHA-256 as the
+ * mandatory checksum, its size.
+ */
+export function softwareImages(vnfd: Vnfd, createdAt: string, files: Record<string, { sha256: string; size: number }> = {}): Record<string, unknown>[] {
   const seen = new Map<string, Record<string, unknown>>();
   const add = (id: string, img?: SwImage) => {
     if (!img || seen.has(id)) return;
+    const inPackage = img.file ? files[img.file] : undefined;
+    const checksum = img.checksum ?? (inPackage && { algorithm: 'SHA-256', hash: inPackage.sha256 });
     seen.set(id, {
       id, name: img.name, provider: vnfd.provider, version: img.version ?? '',
-      ...(img.checksum ? { checksum: img.checksum } : {}), containerFormat: img.containerFormat?.toUpperCase() ?? 'BARE',
+      ...(checksum ? { checksum } : {}), containerFormat: img.containerFormat?.toUpperCase() ?? 'BARE',
       diskFormat: img.diskFormat?.toUpperCase() ?? 'QCOW2', createdAt,
-      minDisk: img.minDiskGb ?? 0, minRam: img.minRamMb ?? 0, size: img.sizeBytes ?? 0,
+      minDisk: img.minDiskGb ?? 0, minRam: img.minRamMb ?? 0, size: img.sizeBytes ?? inPackage?.size ?? 0,
       imagePath: img.file ?? '', userMetadata: {},
     });
   };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PackageError, type Vnfd } from '../../vnfpkg';
+import { softwareImages } from '../../vnfpkg/pkg-info';
 import { sizeIn } from '../../vnfpkg/scalar-units';
 import { loadZip, TACKER_SAMPLES, tackerSampleFiles, tackerSampleZip, zipFiles, type PackageFiles } from '../support/vnfpkg-fixtures';
 
@@ -43,6 +44,19 @@ describe('v2_userdata_standard', () => {
   let vnfd: Vnfd;
   beforeAll(async () => {
     vnfd = (await loadZip(tackerSampleZip('v2_userdata_standard'))).vnfd;
+  });
+
+  it("softwareImages: an image file in the package gives the checksum (its SHA-256) and size the VNFD leaves out; the VNFD's own win", () => {
+    const bare = structuredClone(vnfd);
+    const storage = bare.flavours.simple.storages['VDU2-VirtualStorage'].swImage!;
+    delete storage.checksum;
+    delete storage.sizeBytes;
+    const files = { 'Files/images/cirros-0.5.2-x86_64-disk.img': { sha256: 'ab'.repeat(32), size: 16_338_944 } };
+    const images = softwareImages(bare, '2026-12-06T00:00:00Z', files);
+    expect(images.find((i) => i.id === 'VDU2-VirtualStorage')).toMatchObject({ checksum: { algorithm: 'SHA-256', hash: 'ab'.repeat(32) }, size: 16_338_944 });
+    expect(images.find((i) => i.id === 'VDU1')).toMatchObject({ checksum: { algorithm: 'sha-256', hash: '932fcae93574e242dc3d772d5235061747dfe537668443a1f0567d893614b464' }, size: 12 * 1024 ** 3 });
+    // neither the VNFD nor the package: no checksum (SOL005 wants one; nothing can be said)
+    expect(softwareImages(bare, '2026-12-06T00:00:00Z').find((i) => i.id === 'VDU2-VirtualStorage')).not.toHaveProperty('checksum');
   });
 
   it('reads the VNF identity', async () => {

@@ -30,7 +30,7 @@ export function packageActivities({ db, log, cfg }: ActivityDeps) {
         throw e;
       }
       const { csar, vnfd } = loaded;
-      const images = softwareImages(vnfd, new Date().toISOString());
+      const images = softwareImages(vnfd, new Date().toISOString(), csar.files);
       // One package per vnfdId in a project (as Tacker): nobody instantiates a VNFD that another upload silently replaced.
       const { twin } = await recordOnboarded(db, packageId, {
         vnfdId: vnfd.vnfdId,
