@@ -10,7 +10,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { SecretBox } from '../common/secrets';
 import type { Store } from '../common/db';
-import type { HeatClient, HeatResourceRow, HeatStack, StackTemplate } from './openstack/heat';
+import type { HeatClient, HeatResourceRow, HeatStack, StackShow, StackTemplate } from './openstack/heat';
 import { OpenStackHttpError } from './openstack/http';
 import { heatForVim } from './vim';
 
@@ -39,15 +39,16 @@ export class StackDriver {
   }
 
   /** The live stack: by id, else by name (a stack deleted and made again has a new id). */
-  async find(ref: StackRef): Promise<HeatStack | null> {
+  async find(ref: StackRef, opts: StackShow = {}): Promise<HeatStack | null> {
     const heat = await this.heatOf(ref.vimId);
-    let s = ref.id ? await heat.getStack(ref.name, ref.id) : null;
-    if (!s || s.stack_status === 'DELETE_COMPLETE') s = (await heat.findStack(ref.name)) ?? s;
+    let s = ref.id ? await heat.getStack(ref.name, ref.id, opts) : null;
+    if (!s || s.stack_status === 'DELETE_COMPLETE') s = (await heat.findStack(ref.name, opts)) ?? s;
     return s;
   }
 
+  /** The stack's status, as the workflows poll it: without its outputs. */
   async status(ref: StackRef): Promise<StackStatus | null> {
-    const s = await this.find(ref);
+    const s = await this.find(ref, { outputs: false });
     return s ? { id: s.id, name: ref.name, status: s.stack_status, reason: s.stack_status_reason } : null;
   }
 

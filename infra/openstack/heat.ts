@@ -7,6 +7,12 @@ import { KeystoneSession } from './keystone';
 import { request, errorDetail, HttpResponse, OpenStackHttpError } from './http';
 import { MAX_BODY_SETTING, outboundSettings } from '../../common/outbound';
 
+/** What a stack show asks Heat for. */
+export interface StackShow {
+  /** false: no outputs (Heat skips resolving them). */
+  outputs?: boolean;
+}
+
 export interface HeatStack {
   id: string;
   stack_name: string;
@@ -75,16 +81,20 @@ export class HeatClient {
    * moment after a delete is the DELETE_COMPLETE one even when a new stack of
    * the same name exists.
    */
-  async findStack(name: string): Promise<HeatStack | null> {
+  async findStack(name: string, opts: StackShow = {}): Promise<HeatStack | null> {
     const live = (await this.listStacks({ name })).filter((s) => s.stack_status !== 'DELETE_COMPLETE');
     live.sort((a, b) => String(b.creation_time ?? '').localeCompare(String(a.creation_time ?? '')));
-    return live[0] ? this.getStack(name, live[0].id) : null;
+    return live[0] ? this.getStack(name, live[0].id, opts) : null;
   }
 
-  /** Stack by name+id; deleted stacks still answer with DELETE_COMPLETE, unknown -> null. */
-  async getStack(name: string, id: string): Promise<HeatStack | null> {
+  /**
+   * Stack by name+id; deleted stacks still answer with DELETE_COMPLETE, unknown -> null. With `outputs: false`
+   * Heat does not resolve the outputs (resolve_outputs=False): it need not load every resource, nested stacks
+   * included, as a status poll has no use for them.
+   */
+  async getStack(name: string, id: string, opts: StackShow = {}): Promise<HeatStack | null> {
     try {
-      const r = await this.call('GET', `/stacks/${encodeURIComponent(name)}/${id}`);
+      const r = await this.call('GET', `/stacks/${encodeURIComponent(name)}/${id}${opts.outputs === false ? '?resolve_outputs=False' : ''}`);
       return (r.body as { stack: HeatStack }).stack;
     } catch (e) {
       if (e instanceof OpenStackHttpError && e.status === 404) return null;
