@@ -43,6 +43,7 @@ export const PG_TIER = [
   'test/disruptive/lcm.test.ts', // op occ transactions, operator decisions, worker kills
   'test/disruptive/notifications-delivery.test.ts', // the notification outbox
   'test/disruptive/magnum-api.test.ts', // Magnum's fenced status writes
+  'test/e2e/sol013-protocol.test.ts', // SOL013's status codes and headers (ETags of rows as PostgreSQL returns them)
 ];
 
 interface Phase { name: string; seconds: number; ok: boolean; detail?: string }

@@ -5,13 +5,16 @@
  *   Method Not Allowed with `Allow`, as ProblemDetails on the ETSI APIs (v1
  *   and v2), in Magnum's error shape on /v1 and Tacker's on /v1.0; a path no
  *   resource has stays a 404;
- * - status codes and headers per method and resource: 201 with Location, 202
+ * - status codes and headers per method and resource (packages, instances,
+ *   tasks, op occs, subscriptions): 201 with Location, 202
  *   with Location for a task, 204, 404, 406 for an Accept that rules out
  *   JSON, 409, 412 for an If-Match that no longer matches, 416, 422 for a
  *   create naming a package that is not ENABLED; Version on
  *   every SOL003 answer; ProblemDetails as application/problem+json whose
  *   status is the HTTP status.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sampleVariant } from '../../samples/variant';
 import { apiUrl, call, onboard, waitOpState, type Res } from '../support/api';
@@ -92,6 +95,31 @@ describe('VNF packages (SOL005)', () => {
     for (const accept of ['application/json', 'application/*', '*/*', 'text/html, application/json;q=0.5']) {
       expect((await call('GET', '/vnfpkgm/v1/vnf_packages', undefined, { Accept: accept })).status).toBe(200);
     }
+  });
+});
+
+describe('subscriptions (SOL003, v1 and v2)', () => {
+  // the NFVO's notification endpoint: the test GET and every notification answered 204
+  let server: http.Server;
+  let callbackUri: string;
+  beforeAll(async () => {
+    server = http.createServer((req, res) => { req.resume(); res.statusCode = 204; res.end(); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    callbackUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/notifications`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test.each(['v1', 'v2'])('%s: POST 201 with Location, GET 200, DELETE 204, then 404', async (v) => {
+    const H = { Version: v === 'v1' ? '1.3.0' : '2.0.0' };
+    const base = `/vnflcm/${v}/subscriptions`;
+    const created = await call('POST', base, { callbackUri, filter: { notificationTypes: ['VnfIdentifierCreationNotification'] } }, H);
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`${apiUrl()}${base}/${created.body.id}`);
+    expect(created.headers.get('version')).toBe(H.Version);
+    const at = `${base}/${created.body.id}`;
+    expect((await call('GET', at, undefined, H)).body.callbackUri).toBe(callbackUri);
+    expect((await call('DELETE', at, undefined, H)).status).toBe(204);
+    expectProblem(await call('GET', at, undefined, H), 404);
   });
 });
 
