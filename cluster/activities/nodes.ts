@@ -118,7 +118,7 @@ export function nodeActivities(deps: ActivityDeps) {
       let last: unknown;
       for (const peer of peers) {
         try {
-          await onNode(c, peer, `remove the etcd member of ${gone.name} on`, (s) => removeEtcdMember(s, gone.address));
+          await onNode(c, peer, `remove the etcd member of ${gone.name} on`, (s) => removeEtcdMember(s, gone.address, aptEnv(c.secrets, c.cluster.settings.noProxy)));
           await c.kube().deleteNode(gone.name).catch((e: unknown) => { if (!(e instanceof KubeApiError && e.status === 404)) throw e; });
           return;
         } catch (e) {

@@ -78,9 +78,12 @@ const ETCDCTL = 'env ETCDCTL_API=3 etcdctl --endpoints https://127.0.0.1:2379 --
  * On a live master: the etcd member of a master that is gone (or being
  * replaced) leaves the cluster, found by its peer URL. Done when it is not
  * a member (any more). etcd refuses while the others are not connected long
- * enough ("unhealthy cluster"): the caller retries.
+ * enough ("unhealthy cluster"): the caller retries. etcdctl (Ubuntu's
+ * etcd-client) is installed first where the master lacks it: kubeadm's
+ * stacked etcd runs in a static pod and brings no client to the host.
  */
-export async function removeEtcdMember(s: SshSession, address: string): Promise<'removed' | 'absent'> {
+export async function removeEtcdMember(s: SshSession, address: string, aptEnv: string): Promise<'removed' | 'absent'> {
+  await s.run(`command -v etcdctl >/dev/null || ${aptEnv} apt-get install -y etcd-client`, { sudo: true, timeoutMs: 20 * MIN });
   const list = await s.run(`${ETCDCTL} member list`, { sudo: true, timeoutMs: MIN });
   const line = list.stdout.split('\n').find((l) => l.split(', ')[3]?.split(',').includes(`https://${address}:2380`));
   if (!line) return 'absent';

@@ -105,7 +105,7 @@ async function interfaceOf(s: SshSession, address: string): Promise<string> {
 export async function configureLoadBalancer(s: SshSession, c: LoadBalancerInput, aptEnv: string): Promise<void> {
   const self = c.masters.find((m) => m.name === c.self);
   if (!self) throw new Error(`${c.self} is not one of the masters`);
-  // etcd-client: etcdctl, to take a replaced master's etcd member out (removeEtcdMember)
+  // etcd-client: etcdctl on every master of the HA flavours, for the operator and removeEtcdMember
   await s.run(`${aptEnv} apt-get install -y haproxy keepalived etcd-client`, { sudo: true, timeoutMs: 20 * MIN });
   await configure(s, 'haproxy', HAPROXY_CFG, haproxyConfig(c.masters));
   await configure(s, 'keepalived', KEEPALIVED_CONF, keepalivedConfig(c, await interfaceOf(s, self.address)));

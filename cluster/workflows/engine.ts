@@ -26,6 +26,13 @@ export const quick = proxyActivities<ClusterActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
 });
 
+/** etcd refuses a removal right after a membership change: retried on a longer schedule than the quick calls. */
+const memberRemoval = proxyActivities<ClusterActivities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '1m',
+  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '15s', maximumAttempts: 10, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
+});
+
 export const INSTALL_STEPS = ['prepare', 'container runtime', 'private registries', 'kubernetes packages'] as const;
 
 /** "worker wn-1 (127.20.0.7)", as failures and progress name a node. */
@@ -97,6 +104,18 @@ export async function joinNode(clusterId: string, node: NodeRef): Promise<void> 
 export async function joinControlPlane(clusterId: string, master: NodeRef): Promise<void> {
   await nodeActs.runNodeStep({ clusterId, serverId: master.serverId, step: 'kubeadm join control plane' });
   await waitNodeReady(clusterId, master);
+}
+
+/**
+ * Masters being replaced leave a control plane that keeps running: each one's
+ * etcd member removed through a peer (one membership change at a time) and
+ * its Node deleted. The server itself goes with the stack.
+ */
+export async function removeMasters(clusterId: string, masters: NodeRef[], progress: (step: string) => Promise<void>): Promise<void> {
+  for (const m of masters) {
+    await progress(`remove the etcd member of ${nodeLabel(m)}`);
+    await memberRemoval.removeEtcdMemberOf({ clusterId, serverId: m.serverId });
+  }
 }
 
 /** haproxy and keepalived on every master, for the masters as they are now (after a heal or a scale too). */

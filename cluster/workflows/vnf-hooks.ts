@@ -14,18 +14,11 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { ClusterActivities } from '../activities';
 import type { ClusterHookInput, NodeRef } from '../activities/types';
-import { addWorkers, balanceMasters, installCluster, installNode, joinControlPlane, nodeLabel, removeWorkers } from './engine';
+import { addWorkers, balanceMasters, installCluster, installNode, joinControlPlane, nodeLabel, removeMasters, removeWorkers } from './engine';
 
 const quick = proxyActivities<ClusterActivities>({
   startToCloseTimeout: '2m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
-});
-
-/** etcd refuses a removal right after a membership change: retried on a longer schedule than the quick calls. */
-const memberRemoval = proxyActivities<ClusterActivities>({
-  startToCloseTimeout: '5m',
-  heartbeatTimeout: '1m',
-  retry: { initialInterval: '2s', backoffCoefficient: 2, maximumInterval: '15s', maximumAttempts: 10, nonRetryableErrorTypes: ['NodeStepFailed', 'OutboundRefused'] },
 });
 
 const progressOf = (input: ClusterHookInput) => (step: string) => quick.recordClusterProgress({ opOccId: input.opOccId, hook: input.hook, step });
@@ -60,10 +53,7 @@ export async function kubernetesHealStart(input: ClusterHookInput): Promise<void
   const healedMasters = healed.filter((n) => n.role === 'master');
   if (vip && healedMasters.length > 0 && healedMasters.length < nodes.filter((n) => n.role === 'master').length) {
     // a highly available control plane keeps running: each healed master's etcd member and Node go first
-    for (const m of healedMasters) {
-      await progressOf(input)(`remove the etcd member of ${nodeLabel(m)}`);
-      await memberRemoval.removeEtcdMemberOf({ clusterId, serverId: m.serverId });
-    }
+    await removeMasters(clusterId, healedMasters, progressOf(input));
   } else if (healedMasters.length > 0) return; // the one control plane goes with its master: heal_end rebuilds the cluster
   for (const n of healed.filter((x) => x.role !== 'master')) {
     await progressOf(input)(`delete the Node of ${nodeLabel(n)}`);

@@ -2,16 +2,18 @@
  * Auto-healing of a Magnum cluster (label auto_healing_enabled): a resize
  * that replaces the nodes, as an operator's resize with nodes_to_remove
  * would, but with node_count unchanged (ops/auto-heal-share.ts says which).
- * Never beside another operation; masters are left to the operator (their
- * nodegroup is not resizable). The operation's status_reason says why while
- * it runs, and its CADF events carry it.
+ * Never beside another operation. Masters too when several sit behind the
+ * API load balancer and the others keep etcd's quorum (a lone master's
+ * replacement would be a new cluster: left to the operator). The
+ * operation's status_reason says why while it runs, and its CADF events
+ * carry it.
  */
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities/deps';
 import type { ClusterNodeRow } from '../../common/db/repos/clusters';
 import { beginOperation, magnumClusterById, markWorkflowStarted, nodegroupsOf, Refused, type MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
 import { RESIZABLE } from '../../model/magnum/status';
-import { autoHealReason, nodesToReplace } from '../auto-heal-share';
+import { autoHealReason, healable, mastersLeftReason, nodesToReplace } from '../auto-heal-share';
 import { newOperationId, startMagnumOperationWorkflow } from './start';
 
 export async function autoHealMagnum(deps: ActivityDeps, temporal: Client, clusterId: string, overdue: ClusterNodeRow[]): Promise<{ started?: string; skipped?: string }> {
@@ -26,9 +28,10 @@ export async function autoHealMagnum(deps: ActivityDeps, temporal: Client, clust
   // a run of this activity that recorded its operation and died before starting it
   if (!row.workflowStarted && row.opParams.autoHealing) return { started: await start(row) };
   const groups = await nodegroupsOf(db, clusterId);
-  const chosen = nodesToReplace(overdue.filter((n) => n.role !== 'master'), (g) => groups.find((x) => x.name === g)?.nodeCount ?? 0);
+  const masters = groups.find((g) => g.role === 'master')?.nodeCount ?? 0;
+  const chosen = nodesToReplace(healable(overdue, masters), (g) => groups.find((x) => x.name === g)?.nodeCount ?? 0);
   const ng = groups.find((g) => g.name === chosen[0]?.nodegroup);
-  if (!ng) return { skipped: 'only masters are NotReady: replacing a master is left to the operator' };
+  if (!ng) return { skipped: mastersLeftReason(masters, overdue.filter((n) => n.role === 'master').length) };
   const why = autoHealReason(chosen, cfg.cluster.autoHealAfterS);
   let begun: MagnumClusterRow;
   try {

@@ -66,6 +66,8 @@ export function classify(history: History): [string, History][] {
   // a patch the history took (patched('<id>')): its new branch is a class of its own
   for (const id of patchesOf(events)) features.add(id);
   if (coordinationTimer(events) >= 0) features.add('coordwait');
+  // a master replaced in a running control plane (its etcd member removed)
+  if (events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'removeEtcdMemberOf')) features.add('etcd-member-removed');
   const last = events[events.length - 1];
   if (!isClosed(last)) features.add('open');
   const out: [string, History][] = [[[type, ...[...features].sort()].join('-'), history]];

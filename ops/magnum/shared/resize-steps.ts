@@ -7,16 +7,24 @@
  */
 import type { HeatPolling } from '../../../engine/contracts';
 import type { Step } from '../../../engine/saga';
-import { removeWorkers } from '../../../cluster/workflows/engine';
+import { removeMasters, removeWorkers } from '../../../cluster/workflows/engine';
 import { convergeClusterStack, joinNewNodes, magnum } from './steps';
 
 export async function resizeSteps(clusterId: string, poll: HeatPolling): Promise<Step[]> {
   const plan = await magnum.planResize({ clusterId });
   const steps: Step[] = [];
-  if (plan.removed.length) {
+  const masters = plan.removed.filter((n) => n.role === 'master');
+  const workers = plan.removed.filter((n) => n.role !== 'master');
+  if (masters.length) {
     steps.push({
-      name: `remove ${plan.removed.map((n) => n.name).join(', ')} from Kubernetes`,
-      run: () => removeWorkers(clusterId, plan.removed, async () => undefined),
+      name: `remove ${masters.map((n) => n.name).join(', ')} from etcd and Kubernetes`,
+      run: () => removeMasters(clusterId, masters, async () => undefined),
+    });
+  }
+  if (workers.length) {
+    steps.push({
+      name: `remove ${workers.map((n) => n.name).join(', ')} from Kubernetes`,
+      run: () => removeWorkers(clusterId, workers, async () => undefined),
     });
   }
   steps.push({

@@ -7,7 +7,7 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { NodeRef } from '../../../cluster/activities/types';
 import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../../../engine/contracts';
-import { addWorkers, installCluster } from '../../../cluster/workflows/engine';
+import { addWorkers, installCluster, installNode, joinControlPlane } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
 /** Store and Heat calls: short, retried; a refusal that a retry cannot fix is non-retryable. */
@@ -107,9 +107,17 @@ export async function installOnNodes(clusterId: string): Promise<NodeRef[]> {
   return nodes;
 }
 
-/** The stack's nodes that are not in Kubernetes yet, installed and joined. */
+/**
+ * The stack's nodes that are not in Kubernetes yet, installed and joined: a
+ * new master (one replacing another) as a control-plane node, one at a time
+ * (each adds an etcd member), then the workers.
+ */
 export async function joinNewNodes(clusterId: string): Promise<void> {
   const { nodes } = await magnum.syncMagnumNodes({ clusterId });
+  for (const m of nodes.filter((n) => n.joinState !== 'joined' && n.role === 'master')) {
+    await installNode(clusterId, m);
+    await joinControlPlane(clusterId, m);
+  }
   await addWorkers(clusterId, nodes.filter((n) => n.joinState !== 'joined' && n.role !== 'master'));
   await magnum.labelMagnumNodes({ clusterId });
 }

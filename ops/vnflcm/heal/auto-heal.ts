@@ -4,24 +4,24 @@
  * VNFCs with isAutomaticInvocation true, as an operator's heal with
  * vnfcInstanceId would run (the Mgmt Driver's heal_start and heal_end take
  * the node out and join its new server). Masters only in a highly available
- * control plane (a lone master's heal rebuilds the cluster). Never beside
- * another operation on the instance.
+ * control plane that keeps etcd's quorum (a lone master's heal rebuilds the
+ * cluster). Never beside another operation on the instance.
  */
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../../../activities/deps';
 import type { ClusterNodeRow, ClusterRow } from '../../../common/db/repos/clusters';
 import { instanceById } from '../../../common/db/repos/instances';
 import { OpenOperation } from '../../../common/db/repos/op-occs';
-import { autoHealReason, nodesToReplace } from '../../auto-heal-share';
+import { autoHealReason, healable, mastersLeftReason, nodesToReplace } from '../../auto-heal-share';
 import { recordAndStartOperation } from '../start';
 import { precheckHeal } from './precheck';
 
 export async function autoHealVnf(deps: ActivityDeps, temporal: Client, cluster: ClusterRow, overdue: ClusterNodeRow[], all: ClusterNodeRow[]): Promise<{ started?: string; skipped?: string }> {
   const instance = cluster.vnfInstanceId ? await instanceById(deps.db, cluster.vnfInstanceId) : undefined;
   if (!instance) return { skipped: 'the VNF instance is gone' };
-  const eligible = overdue.filter((n) => n.role !== 'master' || cluster.settings.vip);
-  const chosen = nodesToReplace(eligible, (g) => all.filter((n) => n.nodegroup === g).length);
-  if (!chosen.length) return { skipped: 'only the lone master is NotReady: its heal would rebuild the cluster, left to the operator' };
+  const masters = cluster.settings.vip ? all.filter((n) => n.role === 'master').length : 1;
+  const chosen = nodesToReplace(healable(overdue, masters), (g) => all.filter((n) => n.nodegroup === g).length);
+  if (!chosen.length) return { skipped: mastersLeftReason(masters, overdue.filter((n) => n.role === 'master').length) };
   const request = { vnfcInstanceId: chosen.map((n) => n.hostKeyId), cause: autoHealReason(chosen, deps.cfg.cluster.autoHealAfterS) };
   const scope = { projectId: instance.projectId, all: false };
   const plan = await precheckHeal({ db: deps.db, box: deps.box, cfg: deps.cfg, scope, instance, request, version: 'v1', actingVim: async (vim) => vim.id });
