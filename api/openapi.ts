@@ -11,6 +11,7 @@ import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from './schemas/vnfp
 import { VimRegisterRequest, VimUpdateRequest } from './schemas/vims';
 import { magnumPaths } from './magnum/openapi';
 import { subscriptionPaths } from './subscriptions-openapi';
+import { ListQuery, NEXT_PAGE_HEADER } from './schemas/list-query';
 
 const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
@@ -21,9 +22,10 @@ export function openApiDocument(): object {
   for (const [name, s] of Object.entries(schemas)) r.register(name, s);
   for (const op of Object.values(VNF_LCM_OPERATIONS)) r.register(op.requestName, op.request);
   const id = (name: string) => z.object({ [name]: z.string() });
+  const page = (description: string) => ({ request: { query: ListQuery }, responses: { 200: { description, headers: NEXT_PAGE_HEADER }, 400: problem } });
 
   r.registerPath({ method: 'post', path: '/vnfpkgm/v1/vnf_packages', request: { body: json(CreateVnfPkgInfoRequest) }, responses: { 201: { description: 'VnfPkgInfo' }, 400: problem } });
-  r.registerPath({ method: 'get', path: '/vnfpkgm/v1/vnf_packages', responses: { 200: { description: 'VnfPkgInfo[]' } } });
+  r.registerPath({ method: 'get', path: '/vnfpkgm/v1/vnf_packages', ...page('VnfPkgInfo[]') });
   r.registerPath({ method: 'patch', path: '/vnfpkgm/v1/vnf_packages/{vnfPkgId}', request: { params: id('vnfPkgId'), body: json(VnfPkgInfoModifications) }, responses: { 200: { description: 'VnfPkgInfoModifications' }, 409: problem } });
   for (const sub of ['', '/vnfd', '/package_content']) {
     r.registerPath({ method: 'get', path: `/vnfpkgm/v1/vnf_packages/{vnfPkgId}${sub}`, request: { params: id('vnfPkgId') }, responses: { 200: { description: sub ? sub.slice(1) : 'VnfPkgInfo' }, 404: problem } });
@@ -41,9 +43,9 @@ export function openApiDocument(): object {
     for (const task of ['retry', 'rollback', 'fail']) {
       r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/${task}`, request: { params: id('vnfLcmOpOccId') }, responses: { [task === 'fail' ? 200 : 202]: { description: task }, 409: problem } });
     }
-    r.registerPath({ method: 'get', path: `${base}/vnf_instances`, responses: { 200: { description: 'VnfInstance[]' } } });
+    r.registerPath({ method: 'get', path: `${base}/vnf_instances`, ...page('VnfInstance[]') });
     r.registerPath({ method: 'get', path: `${base}/vnf_instances/{vnfInstanceId}`, request: { params: id('vnfInstanceId') }, responses: { 200: { description: 'VnfInstance' }, 404: problem } });
-    r.registerPath({ method: 'get', path: `${base}/vnf_lcm_op_occs`, responses: { 200: { description: 'VnfLcmOpOcc[]' } } });
+    r.registerPath({ method: 'get', path: `${base}/vnf_lcm_op_occs`, ...page('VnfLcmOpOcc[]') });
     r.registerPath({ method: 'get', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}`, request: { params: id('vnfLcmOpOccId') }, responses: { 200: { description: 'VnfLcmOpOcc' }, 404: problem } });
     r.registerPath({ method: 'post', path: `${base}/vnf_lcm_op_occs/{vnfLcmOpOccId}/cancel`, request: { params: id('vnfLcmOpOccId'), body: json(CancelModeRequest) }, responses: { 202: { description: 'cancel' }, 409: problem } });
   }

@@ -2,6 +2,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { LccnSubscription, LccnSubscriptionRequest, NotificationDelivery } from '../model/subscriptions';
+import { ListQuery, NEXT_PAGE_HEADER } from './schemas/list-query';
 
 const problem = { description: 'ProblemDetails', content: { 'application/problem+json': { schema: { type: 'object' as const } } } };
 const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
@@ -14,7 +15,7 @@ export function subscriptionPaths(r: OpenAPIRegistry): void {
       method: 'post', path: base, request: { body: json(LccnSubscriptionRequest) },
       responses: { 201: { description: 'LccnSubscription (the callbackUri answered the test GET with 204)', ...json(LccnSubscription) }, 400: problem },
     });
-    r.registerPath({ method: 'get', path: base, responses: { 200: { description: 'LccnSubscription[] of your project', ...json(z.array(LccnSubscription)) } } });
+    r.registerPath({ method: 'get', path: base, request: { query: ListQuery }, responses: { 200: { description: 'LccnSubscription[] of your project', headers: NEXT_PAGE_HEADER, ...json(z.array(LccnSubscription)) }, 400: problem } });
     r.registerPath({ method: 'get', path: `${base}/{subscriptionId}`, request: { params }, responses: { 200: { description: 'LccnSubscription', ...json(LccnSubscription) }, 404: problem } });
     r.registerPath({ method: 'delete', path: `${base}/{subscriptionId}`, request: { params }, responses: { 204: { description: 'deleted, with its queued notifications' }, 404: problem } });
     r.registerPath({

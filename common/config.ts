@@ -199,6 +199,8 @@ export interface Config {
 }
 
 export interface Limits {
+  /** Items per page of an ETSI list (SOL013 §5.4); the rest through the Link rel="next". */
+  listPageSize: number;
   /** JSON request body, after decompression. */
   jsonBytes: number;
   /** Nesting of a JSON request body (objects and arrays). */
@@ -231,7 +233,10 @@ function allowedHosts(apiHost: string, apiBaseUrl: string): string[] {
 }
 
 function loadLimits(apiHost: string, apiBaseUrl: string): Limits {
+  const listPageSize = intFromEnv('LIST_PAGE_SIZE', 100);
+  if (listPageSize < 1 || listPageSize > 10_000) throw new Error(`LIST_PAGE_SIZE must be between 1 and 10000, got ${listPageSize}`);
   return {
+    listPageSize,
     jsonBytes: intFromEnv('API_MAX_JSON_BYTES', 1024 * 1024),
     jsonDepth: intFromEnv('API_MAX_JSON_DEPTH', 64),
     allowedHosts: allowedHosts(apiHost, apiBaseUrl),

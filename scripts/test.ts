@@ -44,6 +44,7 @@ export const PG_TIER = [
   'test/disruptive/notifications-delivery.test.ts', // the notification outbox
   'test/disruptive/magnum-api.test.ts', // Magnum's fenced status writes
   'test/e2e/sol013-protocol.test.ts', // SOL013's status codes and headers (ETags of rows as PostgreSQL returns them)
+  'test/e2e/sol013-paging.test.ts', // paging and filters evaluated in PostgreSQL's SQL (JSON members through jsonb)
 ];
 
 interface Phase { name: string; seconds: number; ok: boolean; detail?: string }

@@ -1,40 +1,100 @@
 /**
- * ETSI SOL013 attribute-based filtering, the subset operators use:
- * ?filter=(eq,operationState,COMPLETED);(in,operation,INSTANTIATE,TERMINATE)
- * with eq/neq/in/nin/cont on dotted paths, plus plain ?field=value.
+ * A list request of the ETSI APIs (SOL013 §5.2 filter, §5.4 paging): the
+ * filter parsed and checked against what the resource's list filters on
+ * (a malformed or unknown term is a 400 naming it), the page marker
+ * decoded, the page size the server's; then the page answered with its
+ * `Link: <...>; rel="next"` (the same query, the marker of where this page
+ * ended). The store evaluates the filter in SQL (common/db/repos/list-page.ts).
  */
+import type { Request, Response } from 'express';
+import { FILTER_OPS, unfilterable, type Cursor, type FilterOp, type FilterTerm, type ListSpec, type PageRequest } from '../../common/db/repos/list-page';
 import { badRequest } from '../errors';
+import { ListQuery } from '../schemas/list-query';
 
-type Pred = (row: Record<string, unknown>) => boolean;
-
-function get(row: unknown, path: string): unknown {
-  return path.split('/').join('.').split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), row);
-}
-
-function parseFilter(expr: string): Pred[] {
-  return expr.split(';').filter(Boolean).map((term) => {
-    const m = /^\((\w+),([^,()]+)((?:,[^,()]*)+)\)$/.exec(term.trim());
-    if (!m) throw badRequest(`filter: cannot parse "${term}"; expected (op,attribute,value[,value...])`);
-    const [, op, attr, rest] = m;
-    const values = rest.slice(1).split(',');
-    const str = (row: Record<string, unknown>) => String(get(row, attr));
-    switch (op) {
-      case 'eq': return (row) => str(row) === values[0];
-      case 'neq': return (row) => str(row) !== values[0];
-      case 'in': return (row) => values.includes(str(row));
-      case 'nin': return (row) => !values.includes(str(row));
-      case 'cont': return (row) => values.some((v) => str(row).includes(v));
-      default: throw badRequest(`filter: unsupported operator "${op}" (eq, neq, in, nin, cont)`);
-    }
-  });
-}
-
-export function filterRows<T extends Record<string, unknown>>(rows: T[], query: Record<string, unknown>, plainFields: string[] = []): T[] {
-  const preds: Pred[] = [];
-  if (typeof query.filter === 'string') preds.push(...parseFilter(query.filter));
-  for (const f of plainFields) {
-    const v = query[f];
-    if (typeof v === 'string') preds.push((row) => String(get(row, f)) === v);
+/** Splits `s` on `sep` outside single quotes; quoted parts unquoted ('' is a quote). */
+function splitQuoted(s: string, sep: string, what: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  let wasQuoted = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quoted) {
+      if (c === "'" && s[i + 1] === "'") { cur += "'"; i++; } else if (c === "'") quoted = false; else cur += c;
+    } else if (c === "'" && cur === '' && !wasQuoted) { quoted = true; wasQuoted = true; } else if (c === sep) { out.push(cur); cur = ''; wasQuoted = false; } else cur += c;
   }
-  return rows.filter((r) => preds.every((p) => p(r)));
+  if (quoted) throw badRequest(`filter: unterminated quote in ${what}`);
+  out.push(cur);
+  return out;
+}
+
+/** `(op,attr/path,value[,value...])` terms separated by ";": SOL013 §5.2.2. */
+export function parseFilter(expr: string): FilterTerm[] {
+  if (expr.length > 4096) throw badRequest('filter: longer than 4096 characters');
+  const terms: FilterTerm[] = [];
+  let rest = expr;
+  while (rest.length) {
+    // a term ends at the first ")" outside quotes
+    let end = -1;
+    let quoted = false;
+    for (let i = 0; i < rest.length; i++) {
+      if (rest[i] === "'") quoted = !quoted;
+      else if (rest[i] === ')' && !quoted) { end = i; break; }
+    }
+    const text = end < 0 ? rest : rest.slice(0, end + 1);
+    if (!text.startsWith('(') || end < 0) throw badRequest(`filter: cannot parse "${text.slice(0, 200)}"; expected (op,attribute,value[,value...]) terms separated by ";"`);
+    const [op, attr, ...values] = splitQuoted(text.slice(1, -1), ',', `"${text.slice(0, 200)}"`);
+    if (!(FILTER_OPS as readonly string[]).includes(op)) throw badRequest(`filter: unsupported operator "${op.slice(0, 40)}" in "${text.slice(0, 200)}" (${FILTER_OPS.join(', ')})`);
+    if (!attr || !/^[^/]+(\/[^/]+)*$/.test(attr)) throw badRequest(`filter: "${text.slice(0, 200)}" names no attribute`);
+    if (values.length === 0) throw badRequest(`filter: "${text.slice(0, 200)}" has no value`);
+    if (values.length > 1 && !['in', 'nin', 'cont', 'ncont'].includes(op)) throw badRequest(`filter: ${op} takes one value, "${text.slice(0, 200)}" has ${values.length}`);
+    terms.push({ op: op as FilterOp, path: attr.split('/'), values });
+    rest = rest.slice(end + 1);
+    if (rest.startsWith(';')) rest = rest.slice(1);
+    else if (rest.length) throw badRequest(`filter: expected ";" after "${text.slice(0, 200)}"`);
+  }
+  return terms;
+}
+
+const MARKER = 'nextpage_opaque_marker';
+
+function decodeMarker(v: unknown): Cursor | undefined {
+  if (v === undefined) return undefined;
+  try {
+    const [created, id] = JSON.parse(Buffer.from(String(v), 'base64url').toString('utf8')) as unknown[];
+    if (typeof created === 'string' && typeof id === 'string') return { created, id };
+  } catch { /* answered below */ }
+  throw badRequest(`${MARKER}: not a marker this server gave`);
+}
+
+const encodeMarker = (c: Cursor) => Buffer.from(JSON.stringify([c.created, c.id])).toString('base64url');
+
+/**
+ * The page a list request asks for: its filter (plus the plain `?attribute=value` the resource allows, as eq
+ * terms), checked against `spec`; its marker; `pageSize` rows at most.
+ */
+export function pageRequest(query: Request['query'], spec: ListSpec, pageSize: number, plainFields: string[] = []): PageRequest {
+  const checked = ListQuery.safeParse(query);
+  if (!checked.success) throw badRequest(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const terms = checked.data.filter !== undefined ? parseFilter(checked.data.filter) : [];
+  for (const f of plainFields) if (typeof query[f] === 'string') terms.push({ op: 'eq', path: [f], values: [query[f] as string] });
+  for (const term of terms) {
+    const why = unfilterable(spec, term);
+    if (why) throw badRequest(`filter: ${why}`);
+  }
+  return { terms, limit: pageSize, after: decodeMarker(query[MARKER]) };
+}
+
+/** The page's items, with the link to the next page when there is one (the request's own query, the new marker). */
+export function sendPage(req: Request, res: Response, apiBaseUrl: string, items: unknown[], next: Cursor | undefined): void {
+  if (next) {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query)) {
+      if (k === MARKER) continue;
+      for (const x of Array.isArray(v) ? v : [v]) if (typeof x === 'string') params.append(k, x);
+    }
+    params.set(MARKER, encodeMarker(next));
+    res.set('Link', `<${apiBaseUrl.replace(/\/+$/, '')}${req.baseUrl}${req.path}?${params}>; rel="next"`);
+  }
+  res.json(items);
 }

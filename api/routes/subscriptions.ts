@@ -13,7 +13,7 @@
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { deliveriesOf, type OutboxRow } from '../../common/db/repos/notifications';
-import { createSubscription, deleteSubscription, findSubscription, listSubscriptions, type SubscriptionRow } from '../../common/db/repos/subscriptions';
+import { createSubscription, deleteSubscription, findSubscription, pageOfSubscriptions, SUBSCRIPTION_LIST, type SubscriptionRow } from '../../common/db/repos/subscriptions';
 import { parse } from '../../common/validate';
 import { coordinationTargetProblem } from '../../coord/client';
 import { chosenAuthType } from '../../coord/client-auth';
@@ -25,7 +25,7 @@ import type { ApiContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import type { ApiVersion } from '../views';
 import { authorize } from './authorize';
-import { filterRows } from './filter';
+import { pageRequest, sendPage } from './filter';
 import { conformant, LccnSubscriptionSchema } from '../schemas/etsi-resources';
 import { FREE_FORM } from '../views';
 
@@ -69,8 +69,9 @@ export function subscriptionsRouter(ctx: ApiContext, v: ApiVersion): Router {
   });
 
   r.get('/subscriptions', authorize('subscriptions', 'read'), async (req, res) => {
-    const rows = (await listSubscriptions(db, scopeOf(callerOf(res), req.query.all_projects === 'true'))).map(view);
-    res.json(filterRows(rows, req.query));
+    const asked = pageRequest(req.query, SUBSCRIPTION_LIST, cfg.limits.listPageSize);
+    const page = await pageOfSubscriptions(db, scopeOf(callerOf(res), req.query.all_projects === 'true'), asked);
+    sendPage(req, res, cfg.apiBaseUrl, page.rows.map(view), page.next);
   });
 
   r.get('/subscriptions/:id', authorize('subscriptions', 'read'), async (req, res) => { res.json(view(await load(req, res))); });

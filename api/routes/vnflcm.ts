@@ -4,8 +4,8 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { createInstance, deleteIdleInstance, findInstance, listInstances } from '../../common/db/repos/instances';
-import { findOpOcc, listOpOccs } from '../../common/db/repos/op-occs';
+import { createInstance, deleteIdleInstance, findInstance, INSTANCE_LIST, pageOfInstances } from '../../common/db/repos/instances';
+import { findOpOcc, OP_OCC_LIST, pageOfOpOccs } from '../../common/db/repos/op-occs';
 import { packageForVnfd } from '../../common/db/repos/packages';
 import { parse } from '../../common/validate';
 import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, type LcmOperation } from '../../engine/contracts';
@@ -19,7 +19,7 @@ import { conflict, HttpError, notFound, unprocessable } from '../errors';
 import { operatorTask, settleOrphanedOp, startOperation } from '../operations';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { authorize } from './authorize';
-import { filterRows } from './filter';
+import { pageRequest, sendPage } from './filter';
 import { attributeSelector, type SelectorRules } from './selectors';
 import { queueIdentifierNotification, sendQueued } from './notifications';
 import { subscriptionsRouter } from './subscriptions';
@@ -92,8 +92,8 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
 
   r.get('/vnf_instances', readI, async (req, res) => {
     const shape = attributeSelector(req.query, INSTANCE_SELECTORS);
-    const rows = (await listInstances(db, listScope(req, res))).map((i) => instanceView(i, v, ctx.cfg));
-    res.json(filterRows(rows, req.query).map(shape));
+    const page = await pageOfInstances(db, listScope(req, res), pageRequest(req.query, INSTANCE_LIST, ctx.cfg.limits.listPageSize));
+    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((i) => shape(instanceView(i, v, ctx.cfg))), page.next);
   });
 
   r.get('/vnf_instances/:id', readI, async (req, res) => {
@@ -134,8 +134,9 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const writeO = authorize('vnf_lcm_op_occs', 'write');
   r.get('/vnf_lcm_op_occs', readO, async (req, res) => {
     const shape = attributeSelector(req.query, OP_OCC_SELECTORS);
-    const rows = (await listOpOccs(db, listScope(req, res))).map((o) => opOccView(o, v, ctx.cfg, ctx.box));
-    res.json(filterRows(rows, req.query, ['operationState', 'vnfInstanceId', 'operation']).map(shape));
+    const asked = pageRequest(req.query, OP_OCC_LIST, ctx.cfg.limits.listPageSize, ['operationState', 'vnfInstanceId', 'operation']);
+    const page = await pageOfOpOccs(db, listScope(req, res), asked);
+    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((o) => shape(opOccView(o, v, ctx.cfg, ctx.box))), page.next);
   });
 
   r.get('/vnf_lcm_op_occs/:id', readO, async (req, res) => { res.json(opOccView(await loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box)); });

@@ -10,7 +10,7 @@ import { parse } from '../../common/validate';
 import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnfpkgm';
 import { packageView } from '../views';
 import { checkIfMatch, etagOf } from '../etag';
-import { filterRows } from './filter';
+import { pageRequest, sendPage } from './filter';
 import { attributeSelector, type SelectorRules } from './selectors';
 
 /** SOL005 §9.4.2.3.2: a package list leaves these out unless asked (all_fields, fields, exclude_fields). */
@@ -18,7 +18,7 @@ const PACKAGE_SELECTORS: SelectorRules = {
   optionalComplex: ['checksum', 'softwareImages', 'additionalArtifacts', 'userDefinedData', 'onboardingFailureDetails'],
   defaultExcluded: ['softwareImages', 'additionalArtifacts', 'userDefinedData', 'checksum'],
 };
-import { claimUpload, createPackage, deletePackage, findPackage, listPackages, modifyPackage, NoPackage, unclaimUpload } from '../../common/db/repos/packages';
+import { claimUpload, createPackage, deletePackage, findPackage, modifyPackage, PACKAGE_LIST, pageOfPackages, NoPackage, unclaimUpload } from '../../common/db/repos/packages';
 import { packageFileStream, packageFiles } from '../../common/db/repos/package-files';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
@@ -54,8 +54,9 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
 
   r.get('/vnf_packages', read, async (req, res) => {
     const shape = attributeSelector(req.query, PACKAGE_SELECTORS);
-    const rows = (await listPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'))).map((p) => packageView(p, ctx.cfg));
-    res.json(filterRows(rows, req.query).map(shape));
+    const asked = pageRequest(req.query, PACKAGE_LIST, ctx.cfg.limits.listPageSize);
+    const page = await pageOfPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'), asked);
+    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((p) => shape(packageView(p, ctx.cfg))), page.next);
   });
 
   r.get('/vnf_packages/:id', read, async (req, res) => {

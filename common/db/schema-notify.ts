@@ -26,7 +26,7 @@ export const lccnSubscriptions = sqliteTable('lccn_subscriptions', {
   authenticationSealed: text('authentication_sealed'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
-  index('lccn_subscriptions_project').on(t.projectId),
+  index('lccn_subscriptions_project').on(t.projectId, t.createdAt, t.id),
   check('lccn_subscriptions_api_version', sql.raw(inList('api_version', SUBSCRIPTION_API_VERSIONS))),
 ]);
 

@@ -76,7 +76,7 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   contentBytes: integer('content_bytes'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
-  index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId),
+  index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId, t.createdAt, t.id), index('vnf_packages_created').on(t.createdAt, t.id),
   // one onboarded package per vnfdId in a project (onboarding checks it first; this holds under any race)
   uniqueIndex('vnf_packages_one_onboarded_vnfd').on(t.projectId, t.vnfdId).where(sql`onboarding_state = 'ONBOARDED'`),
   check('vnf_packages_onboarding_state', sql.raw(inList('onboarding_state', ONBOARDING_STATES))),
@@ -151,7 +151,7 @@ export const vnfInstances = sqliteTable('vnf_instances', {
   instantiateParamsSealed: text('instantiate_params_sealed'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
-  index('vnf_instances_project').on(t.projectId),
+  index('vnf_instances_project').on(t.projectId, t.createdAt, t.id), index('vnf_instances_created').on(t.createdAt, t.id),
   check('vnf_instances_instantiation_state', sql.raw(inList('instantiation_state', INSTANTIATION_STATES))),
 ]);
 
@@ -187,7 +187,7 @@ export const vnfLcmOpOccs = sqliteTable('vnf_lcm_op_occs', {
   /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
 }, (t) => [
-  index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId),
+  index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId, t.startTime, t.id), index('op_occs_started').on(t.startTime, t.id),
   // one open operation per VNF instance (createOpOcc checks it first; this holds under any race)
   uniqueIndex('op_occs_one_open').on(t.vnfInstanceId).where(sql`operation_state NOT IN ('COMPLETED', 'FAILED', 'ROLLED_BACK')`),
   check('op_occs_operation_state', sql.raw(inList('operation_state', OP_STATES))),

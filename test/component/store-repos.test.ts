@@ -13,27 +13,29 @@ import { openStore, type Q, type Store } from '../../common/db';
 import { isUniqueViolation } from '../../common/db/store';
 import { holdChangeTarget, releaseChangeTarget } from '../../common/db/package-usage';
 import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../../common/db/repos/host-keys';
-import { createInstance, deleteIdleInstance, findInstance, instanceById, listInstances } from '../../common/db/repos/instances';
+import { createInstance, deleteIdleInstance, findInstance, instanceById, pageOfInstances } from '../../common/db/repos/instances';
 import {
   createOpOcc, failOpOccIfIn, findOpOcc, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, recordStep, unstartedOpOccs, updateOpOcc, upsertCoordination,
 } from '../../common/db/repos/op-occs';
 import { baseHotFiles, FileTooLarge, hasPackageFile, packageFile, packageFileIndex, packageFiles, packageFileStream } from '../../common/db/repos/package-files';
 import { packageKeys } from '../../vnfpkg/content-store';
 import {
-  claimUpload, createPackage, deletePackage, findPackage, listPackages, modifyPackage, packageById, packageForVnfd, recordOnboarded, recordOnboardingFailed,
+  claimUpload, createPackage, deletePackage, findPackage, modifyPackage, pageOfPackages, packageById, packageForVnfd, recordOnboarded, recordOnboardingFailed,
 } from '../../common/db/repos/packages';
 import type { InstanceRow } from '../../common/db/repos/rows';
 import type { Scope } from '../../common/db/repos/scope';
 import type { LcmOperation } from '../../engine/contracts';
 import { defaultVimFor, deleteVim, findOwnedVim, findUsableVim, listVims, projectAccessTo, registerVim, saveConfiguredDefaultVim, saveProjectAccess, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../common/db/repos/vims';
 import { createCluster, deleteCluster } from '../../common/db/repos/clusters';
-import { createSubscription, listSubscriptions } from '../../common/db/repos/subscriptions';
+import { createSubscription, pageOfSubscriptions } from '../../common/db/repos/subscriptions';
 import { QuotaExceeded } from '../../common/db/quota';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 const A: Scope = { projectId: 'project-a', all: false };
 const B: Scope = { projectId: 'project-b', all: false };
 const ADMIN: Scope = { projectId: 'admin', all: true };
+/** A page that holds a whole list of these tests. */
+const EVERY = { terms: [], limit: 1000 };
 const uuid = () => crypto.randomUUID();
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 const now = () => new Date().toISOString();
@@ -97,8 +99,8 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect(p).toMatchObject({ onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE', userDefinedData: { k: 'v', deep: { n: 1, flag: true, list: ['x'] } } });
       expect(await findPackage(db, B, id)).toBeUndefined();
       expect((await findPackage(db, ADMIN, id))?.id).toBe(id);
-      expect((await listPackages(db, A)).map((r) => r.id)).toEqual([id]);
-      expect(await listPackages(db, B)).toEqual([]);
+      expect(((await pageOfPackages(db, A, EVERY)).rows).map((r) => r.id)).toEqual([id]);
+      expect((await pageOfPackages(db, B, EVERY)).rows).toEqual([]);
     });
 
     it('merge a modification in a transaction; a throwing change writes nothing', async () => {
@@ -175,7 +177,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect((await packageById(db, pkg))?.usageState).toBe('IN_USE');
       expect((await findInstance(db, A, inst))?.metadata).toEqual({ nested: { list: [1, 'two', null] } });
       expect(await findInstance(db, B, inst)).toBeUndefined();
-      expect((await listInstances(db, ADMIN)).map((i) => i.id)).toEqual([inst]);
+      expect(((await pageOfInstances(db, ADMIN, EVERY)).rows).map((i) => i.id)).toEqual([inst]);
       expect(await deleteIdleInstance(db, inst)).toBeUndefined();
       expect(await instanceById(db, inst)).toBeUndefined();
       expect((await packageById(db, pkg))?.usageState).toBe('NOT_IN_USE');
@@ -384,7 +386,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     await createPackage(db, { id: pkgs[0], projectId: Q.projectId, userDefinedData: {} }, 2);
     await createPackage(db, { id: pkgs[1], projectId: Q.projectId, userDefinedData: {} }, 2);
     await expect(createPackage(db, { id: pkgs[2], projectId: Q.projectId, userDefinedData: {} }, 2)).rejects.toThrow(new QuotaExceeded('packages', 2, 2, 1));
-    expect((await listPackages(db, Q)).length).toBe(2);
+    expect(((await pageOfPackages(db, Q, EVERY)).rows).length).toBe(2);
     await createPackage(db, { id: uuid(), projectId: A.projectId, userDefinedData: {} }, 2); // another project's own count
 
     expect(await claimUpload(db, pkgs[0], { bytes: 600, limit: 1000 })).toBe(true);
@@ -396,12 +398,12 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     const inst = { projectId: Q.projectId, vnfdId: 'd', vnfPkgId: pkgs[0], vnfProvider: 'a', vnfProductName: 'p', vnfSoftwareVersion: '1', vnfdVersion: '1', instantiationState: 'NOT_INSTANTIATED' as const, vimConnectionInfo: [], metadata: {}, createdAt: now() };
     await createInstance(db, { id: uuid(), ...inst }, undefined, 1);
     await expect(createInstance(db, { id: uuid(), ...inst }, undefined, 1)).rejects.toThrow(/Quota exceeded: the project holds 1 VNF instances .*QUOTA_INSTANCES/);
-    expect((await listInstances(db, Q)).length).toBe(1);
+    expect(((await pageOfInstances(db, Q, EVERY)).rows).length).toBe(1);
 
     const sub = { projectId: Q.projectId, apiVersion: 'v1' as const, callbackUri: 'http://127.0.0.1:1/n', createdAt: now() };
     await createSubscription(db, { id: uuid(), ...sub }, 1);
     await expect(createSubscription(db, { id: uuid(), ...sub }, 1)).rejects.toThrow(/QUOTA_SUBSCRIPTIONS/);
-    expect((await listSubscriptions(db, Q)).length).toBe(1);
+    expect(((await pageOfSubscriptions(db, Q, EVERY)).rows).length).toBe(1);
   });
 
   it('SSH host key pins: set, replace, forget', async () => {

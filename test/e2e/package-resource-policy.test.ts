@@ -56,8 +56,8 @@ test('instantiate: 422 naming the file, resource and type; no op occ, no stack, 
   }, await member());
   expectRefusal(r);
   expect((await call('GET', `/vnflcm/v2/vnf_instances/${id}`, undefined, await member())).body.instantiationState).toBe('NOT_INSTANTIATED');
-  const ops = (await call('GET', '/vnflcm/v2/vnf_lcm_op_occs', undefined, await member())).body as { vnfInstanceId: string }[];
-  expect(ops.filter((o) => o.vnfInstanceId === id)).toEqual([]);
+  // filtered in the store: the project's other op occs may fill more than a page
+  expect((await call('GET', `/vnflcm/v2/vnf_lcm_op_occs?filter=(eq,vnfInstanceId,${id})`, undefined, await member())).body).toEqual([]);
   expect(await stacksNamed(`vnf-${id}`)).toEqual([]);
   expect(await rolesOf(mallory.name)).toEqual([`member@policy-${run}`]);
 });

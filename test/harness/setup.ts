@@ -94,6 +94,9 @@ export async function startHarness(): Promise<void> {
     PACKAGE_MAX_BYTES: String(32 * 1024 * 1024),
     // every ETSI representation any test makes the API render is checked against its SOL data model (api/schemas/etsi-resources.ts)
     ETSI_CONFORMANCE_CHECK: '1',
+    // lists in pages of 40 (the default, 100, is all a project holds under the default quotas): every client that
+    // lists follows next links or filters in the store (test/e2e/sol013-paging.test.ts)
+    LIST_PAGE_SIZE: '40',
     // TLS material for the coordination client; tests write these files when they need them
     COORD_CLIENT_CERT_HOSTS: '127.0.0.1',
     COORD_CA_FILE: path.join(dataDir, 'coord', 'ca.pem'), COORD_CLIENT_CERT: path.join(dataDir, 'coord', 'client.pem'), COORD_CLIENT_KEY: path.join(dataDir, 'coord', 'client-key.pem'),

@@ -4,14 +4,37 @@ import { checkQuota } from '../quota';
 import type { Q, Store } from '../store';
 import { FINAL_STATES } from '../../../engine/contracts';
 import { refreshPackageUsage } from '../package-usage';
+import { json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first, type InstanceInsert, type InstanceRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 import type { InstantiatedVnfInfo } from '../../../model/instantiated-vnf-info';
 
 export type { InstanceRow };
 
-export function listInstances(store: Store, scope: Scope): Promise<InstanceRow[]> {
-  return store.read(({ db, t }) => db.select().from(t.vnfInstances).where(owned(t.vnfInstances.projectId, scope)));
+/** SOL003 VnfInstance: the attributes a list filter reaches, in the instance's columns. */
+export const INSTANCE_LIST: ListSpec = {
+  table: (t) => t.vnfInstances,
+  created: 'createdAt',
+  attributes: {
+    id: text((t) => t.vnfInstances.id),
+    vnfInstanceName: text((t) => t.vnfInstances.vnfInstanceName),
+    vnfInstanceDescription: text((t) => t.vnfInstances.vnfInstanceDescription),
+    vnfdId: text((t) => t.vnfInstances.vnfdId),
+    vnfPkgId: text((t) => t.vnfInstances.vnfPkgId),
+    vnfProvider: text((t) => t.vnfInstances.vnfProvider),
+    vnfProductName: text((t) => t.vnfInstances.vnfProductName),
+    vnfSoftwareVersion: text((t) => t.vnfInstances.vnfSoftwareVersion),
+    vnfdVersion: text((t) => t.vnfInstances.vnfdVersion),
+    instantiationState: text((t) => t.vnfInstances.instantiationState),
+    metadata: json((t) => t.vnfInstances.metadata),
+    extensions: json((t) => t.vnfInstances.extensions),
+    vnfConfigurableProperties: json((t) => t.vnfInstances.vnfConfigurableProperties),
+  },
+};
+
+/** One page of a project's instances, filtered in SQL. */
+export function pageOfInstances(store: Store, scope: Scope, page: PageRequest) {
+  return listPage<InstanceRow>(store, INSTANCE_LIST, (t) => owned(t.vnfInstances.projectId, scope), page);
 }
 
 export function findInstance(store: Store, scope: Scope, id: string): Promise<InstanceRow | undefined> {

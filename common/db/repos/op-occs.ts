@@ -2,6 +2,7 @@
 import { and, eq, inArray, not } from 'drizzle-orm';
 import { isUniqueViolation, type Q, type Store } from '../store';
 import { FINAL_STATES, type OpState } from '../../../engine/contracts';
+import { bool, json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first, type InstanceRow, type OpOccInsert, type OpOccRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 import { refreshPackageUsage } from '../package-usage';
@@ -9,8 +10,27 @@ import { refreshPackageUsage } from '../package-usage';
 export type { OpOccRow };
 type Json = Record<string, unknown>;
 
-export function listOpOccs(store: Store, scope: Scope): Promise<OpOccRow[]> {
-  return store.read(({ db, t }) => db.select().from(t.vnfLcmOpOccs).where(owned(t.vnfLcmOpOccs.projectId, scope)));
+/** SOL003 VnfLcmOpOcc: the attributes a list filter reaches, in the op occ's columns. */
+export const OP_OCC_LIST: ListSpec = {
+  table: (t) => t.vnfLcmOpOccs,
+  created: 'startTime',
+  attributes: {
+    id: text((t) => t.vnfLcmOpOccs.id),
+    vnfInstanceId: text((t) => t.vnfLcmOpOccs.vnfInstanceId),
+    operation: text((t) => t.vnfLcmOpOccs.operation),
+    operationState: text((t) => t.vnfLcmOpOccs.operationState),
+    stateEnteredTime: text((t) => t.vnfLcmOpOccs.stateEnteredTime),
+    startTime: text((t) => t.vnfLcmOpOccs.startTime),
+    isAutomaticInvocation: bool((t) => t.vnfLcmOpOccs.isAutomaticInvocation),
+    isCancelPending: bool((t) => t.vnfLcmOpOccs.isCancelPending),
+    cancelMode: text((t) => t.vnfLcmOpOccs.cancelMode),
+    error: json((t) => t.vnfLcmOpOccs.error),
+  },
+};
+
+/** One page of a project's op occs, filtered in SQL. */
+export function pageOfOpOccs(store: Store, scope: Scope, page: PageRequest) {
+  return listPage<OpOccRow>(store, OP_OCC_LIST, (t) => owned(t.vnfLcmOpOccs.projectId, scope), page);
 }
 
 export function findOpOcc(store: Store, scope: Scope, id: string): Promise<OpOccRow | undefined> {

@@ -3,14 +3,35 @@ import { and, count, desc, eq, ne, sum } from 'drizzle-orm';
 import { checkQuota } from '../quota';
 import type { Store } from '../store';
 import type { PackageFileEntry } from './package-files';
+import { json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first, type PackageRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 
 export type { PackageRow };
 type Json = Record<string, unknown>;
 
-export function listPackages(store: Store, scope: Scope): Promise<PackageRow[]> {
-  return store.read(({ db, t }) => db.select().from(t.vnfPackages).where(owned(t.vnfPackages.projectId, scope)));
+/** SOL005 VnfPkgInfo: the attributes a list filter reaches, in the package's columns. */
+export const PACKAGE_LIST: ListSpec = {
+  table: (t) => t.vnfPackages,
+  created: 'createdAt',
+  attributes: {
+    id: text((t) => t.vnfPackages.id),
+    vnfdId: text((t) => t.vnfPackages.vnfdId),
+    vnfProvider: text((t) => t.vnfPackages.vnfProvider),
+    vnfProductName: text((t) => t.vnfPackages.vnfProductName),
+    vnfSoftwareVersion: text((t) => t.vnfPackages.vnfSoftwareVersion),
+    vnfdVersion: text((t) => t.vnfPackages.vnfdVersion),
+    onboardingState: text((t) => t.vnfPackages.onboardingState),
+    operationalState: text((t) => t.vnfPackages.operationalState),
+    usageState: text((t) => t.vnfPackages.usageState),
+    checksum: json((t) => t.vnfPackages.checksum),
+    userDefinedData: json((t) => t.vnfPackages.userDefinedData),
+  },
+};
+
+/** One page of a project's packages, filtered in SQL. */
+export function pageOfPackages(store: Store, scope: Scope, page: PageRequest) {
+  return listPage<PackageRow>(store, PACKAGE_LIST, (t) => owned(t.vnfPackages.projectId, scope), page);
 }
 
 export function findPackage(store: Store, scope: Scope, id: string): Promise<PackageRow | undefined> {

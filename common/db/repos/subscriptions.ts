@@ -4,6 +4,7 @@ import { checkQuota } from '../quota';
 import type * as schema from '../schema';
 import type { Q, Store } from '../store';
 import { deleteOfSubscriptionIn } from './notifications';
+import { json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 
@@ -21,8 +22,21 @@ export function createSubscription(store: Store, row: SubscriptionInsert, quota?
   });
 }
 
-export function listSubscriptions(store: Store, scope: Scope): Promise<SubscriptionRow[]> {
-  return store.read(({ db, t }) => db.select().from(t.lccnSubscriptions).where(owned(t.lccnSubscriptions.projectId, scope)).orderBy(asc(t.lccnSubscriptions.createdAt)));
+/** SOL003 LccnSubscription: the attributes a list filter reaches (the filter's own members through its JSON). */
+export const SUBSCRIPTION_LIST: ListSpec = {
+  table: (t) => t.lccnSubscriptions,
+  created: 'createdAt',
+  attributes: {
+    id: text((t) => t.lccnSubscriptions.id),
+    callbackUri: text((t) => t.lccnSubscriptions.callbackUri),
+    verbosity: text((t) => t.lccnSubscriptions.verbosity),
+    filter: json((t) => t.lccnSubscriptions.filter),
+  },
+};
+
+/** One page of a project's subscriptions, filtered in SQL. */
+export function pageOfSubscriptions(store: Store, scope: Scope, page: PageRequest) {
+  return listPage<SubscriptionRow>(store, SUBSCRIPTION_LIST, (t) => owned(t.lccnSubscriptions.projectId, scope), page);
 }
 
 export function findSubscription(store: Store, scope: Scope, id: string): Promise<SubscriptionRow | undefined> {
