@@ -50,8 +50,8 @@ function keepOnly(o: unknown, paths: string[][]): void {
   }
 }
 
-/** The selectors of a list request, checked: a function that shapes each item (a copy; the item is left as it is). */
-export function attributeSelector(query: Obj, rules: SelectorRules): (item: Obj) => Obj {
+/** The selectors of a list request, checked: the attribute paths they leave out, and the `fields` asked. */
+function selection(query: Obj, rules: SelectorRules): { excluded: string[]; fields?: string[] } {
   const given = SELECTORS.filter((s) => query[s] !== undefined);
   if (given.includes('all_fields') && given.length > 1) throw badRequest(`all_fields cannot be combined with ${given.filter((g) => g !== 'all_fields').join(', ')}`);
   if (given.includes('fields') && given.includes('exclude_fields')) throw badRequest('fields and exclude_fields cannot be combined');
@@ -72,6 +72,17 @@ export function attributeSelector(query: Obj, rules: SelectorRules): (item: Obj)
     if (mandatory.length) throw badRequest(`exclude_fields: ${mandatory.join(', ')} cannot be excluded (not an optional complex attribute of this resource)`);
     excluded = excludeFields;
   } else excluded = [...rules.defaultExcluded];
+  return { excluded, fields };
+}
+
+/** The whole attributes a list request's selectors leave out (the store need not read them). */
+export function excludedAttributes(query: Obj, rules: SelectorRules): string[] {
+  return selection(query, rules).excluded.filter((p) => !p.includes('/'));
+}
+
+/** The selectors of a list request, checked: a function that shapes each item (a copy; the item is left as it is). */
+export function attributeSelector(query: Obj, rules: SelectorRules): (item: Obj) => Obj {
+  const { excluded, fields } = selection(query, rules);
   // fields=a/b: of a, only b among its complex sub-attributes (unless a is asked for whole, too)
   const narrowed = (fields ?? []).filter((f) => f.includes('/')).map((f) => f.split('/'));
   return (item) => {

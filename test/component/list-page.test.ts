@@ -51,6 +51,7 @@ describe.each(['sqlite', 'postgres'] as const)('lists on %s', (dialect) => {
     await createInstance(db, {
       id, projectId: scope.projectId, vnfInstanceName: name, vnfdId: `vnfd-${name}`, vnfPkgId: pkg, vnfProvider: 'acme', vnfProductName: 'fw', vnfSoftwareVersion: '1.0',
       vnfdVersion: '1.0', instantiationState: extra.state ?? 'NOT_INSTANTIATED', vimConnectionInfo: [], metadata: extra.metadata ?? {}, createdAt: nextTime(extra.sameTime),
+      instantiateParamsSealed: 'sealed request',
     });
     return id;
   }
@@ -83,6 +84,15 @@ describe.each(['sqlite', 'postgres'] as const)('lists on %s', (dialect) => {
     // another project's rows never match
     expect(await names('(cont,vnfInstanceName,alpha)')).toEqual(['alpha']);
     expect(await names('(cont,vnfInstanceName,alpha)', B)).toEqual(['alpha-of-b']);
+  });
+
+  it('the columns of attributes the selectors leave out, and of what no list shows, are not read', async () => {
+    await instance(A, 'heavy', { metadata: { tier: 'gold' } });
+    const [whole] = (await pageOfInstances(db, A, { terms: [], limit: 1 })).rows;
+    expect(whole.metadata).toEqual({ tier: 'gold' });
+    expect(whole.instantiateParamsSealed).toBeNull(); // never read for a list
+    const [lean] = (await pageOfInstances(db, A, { terms: parseFilter('(eq,metadata/tier,gold)'), limit: 1, omit: ['metadata', 'vimConnectionInfo'] })).rows;
+    expect(lean).toMatchObject({ vnfInstanceName: 'heavy', metadata: {}, vimConnectionInfo: [] }); // filtered on it all the same
   });
 
   it('booleans of op occs, and the plain ?attribute=value terms', async () => {

@@ -31,7 +31,7 @@ async function inBatches<T>(items: T[], width: number, fn: (x: T) => Promise<voi
 }
 
 async function create(name: string): Promise<string> {
-  const r = await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId, vnfInstanceName: name }, await user.headers());
+  const r = await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId, vnfInstanceName: name, metadata: { tag: name } }, await user.headers());
   expect(r.status).toBe(201);
   created.push(r.body.id);
   return r.body.id;
@@ -97,6 +97,11 @@ test('a filter holds on every page and its next link keeps it; attribute selecto
   expect(second.body.map((i: any) => i.vnfInstanceName)).toHaveLength(5);
   expect(second.body.every((i: any) => i.vnfInstanceName.startsWith('vnf-'))).toBe(true);
   expect(nextOf(second)).toBeUndefined();
+
+  // what a selector asks for is read; what it leaves out is not shown
+  const withMetadata = await call('GET', `/vnflcm/v1/vnf_instances?filter=${encodeURIComponent('(eq,metadata/tag,vnf-003)')}&fields=metadata`, undefined, await user.headers());
+  expect(withMetadata.body.map((i: any) => [i.vnfInstanceName, i.metadata])).toEqual([['vnf-003', { tag: 'vnf-003' }]]);
+  expect(first.body.every((i: any) => i.metadata === undefined && i.vimConnectionInfo === undefined)).toBe(true);
 
   const some = await call('GET', `/vnflcm/v1/vnf_instances?filter=${encodeURIComponent('(in,vnfInstanceName,vnf-007,vnf-042);(eq,instantiationState,NOT_INSTANTIATED)')}`, undefined, await user.headers());
   expect(some.body.map((i: any) => i.vnfInstanceName).sort()).toEqual(['vnf-007', 'vnf-042']);

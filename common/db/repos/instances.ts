@@ -30,6 +30,11 @@ export const INSTANCE_LIST: ListSpec = {
     extensions: json((t) => t.vnfInstances.extensions),
     vnfConfigurableProperties: json((t) => t.vnfInstances.vnfConfigurableProperties),
   },
+  unlisted: { instantiateParamsSealed: null },
+  omittable: {
+    instantiatedVnfInfo: { instantiatedVnfInfo: null }, vimConnectionInfo: { vimConnectionInfo: [] }, metadata: { metadata: {} },
+    extensions: { extensions: null }, vnfConfigurableProperties: { vnfConfigurableProperties: null },
+  },
 };
 
 /** One page of a project's instances, filtered in SQL. */

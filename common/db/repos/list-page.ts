@@ -5,6 +5,8 @@
  * id) so that rows inserted while a client pages never shift a page (no row
  * seen twice, none that existed skipped). Nothing is loaded to be filtered
  * in JavaScript; the indexes on (project_id, <created>, id) serve the order.
+ * The columns of what the attribute selectors leave out, and of what no list
+ * shows, are not read.
  */
 import { and, asc, eq, getTableColumns, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
@@ -29,12 +31,17 @@ export interface ListSpec {
   attributes: Record<string, AttributeColumn>;
   /** The row property of the creation time (ISO text) the list is ordered by, then the id. */
   created: string;
+  /** Row properties no list shows (sealed secrets, parsed models): never read for a list, given these values. */
+  unlisted?: Record<string, unknown>;
+  /** Per attribute the attribute selectors may leave out: the row properties then not read, and the values they take. */
+  omittable?: Record<string, Record<string, unknown>>;
 }
 
 /** Where the previous page ended. */
 export interface Cursor { created: string; id: string }
 
-export interface PageRequest { terms: FilterTerm[]; limit: number; after?: Cursor }
+/** `omit`: the attributes the selectors leave out (their columns are not read). */
+export interface PageRequest { terms: FilterTerm[]; limit: number; after?: Cursor; omit?: string[] }
 
 /** A path a spec cannot filter on, named as the request wrote it. */
 export class NotFilterable extends Error {}
@@ -98,7 +105,11 @@ export async function listPage<Row>(store: SqlStore, spec: ListSpec, where: (t: 
     const id = columns.id;
     const after = page.after ? or(gt(created, page.after.created), and(eq(created, page.after.created), gt(id, page.after.id))) : undefined;
     const conditions = [where(t), after, ...page.terms.map((term) => conditionOf(dialect, t, spec, term))];
-    const rows = await db.select().from(table).where(and(...conditions)).orderBy(asc(created), asc(id)).limit(page.limit + 1) as Record<string, unknown>[];
+    const unread: Record<string, unknown> = { ...spec.unlisted };
+    for (const attr of page.omit ?? []) Object.assign(unread, spec.omittable?.[attr]);
+    const read = Object.fromEntries(Object.entries(columns).filter(([k]) => !(k in unread)));
+    const found = await db.select(read).from(table).where(and(...conditions)).orderBy(asc(created), asc(id)).limit(page.limit + 1) as Record<string, unknown>[];
+    const rows = found.map((r) => ({ ...r, ...unread }));
     if (rows.length <= page.limit) return { rows: rows as Row[] };
     const last = rows[page.limit - 1];
     return { rows: rows.slice(0, page.limit) as Row[], next: { created: String(last[spec.created]), id: String(last.id) } };

@@ -26,6 +26,13 @@ export const OP_OCC_LIST: ListSpec = {
     cancelMode: text((t) => t.vnfLcmOpOccs.cancelMode),
     error: json((t) => t.vnfLcmOpOccs.error),
   },
+  omittable: {
+    operationParams: { operationParams: {} },
+    // the sealed request serves only to mask the error's texts
+    error: { error: null, operationParamsSealed: '' },
+    resourceChanges: { resourceChanges: null }, changedInfo: { changedInfo: null }, changedExtConnectivity: { changedExtConnectivity: null },
+    lcmCoordinations: { lcmCoordinations: null }, rejectedLcmCoordinations: { rejectedLcmCoordinations: null },
+  },
 };
 
 /** One page of a project's op occs, filtered in SQL. */

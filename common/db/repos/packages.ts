@@ -27,6 +27,13 @@ export const PACKAGE_LIST: ListSpec = {
     checksum: json((t) => t.vnfPackages.checksum),
     userDefinedData: json((t) => t.vnfPackages.userDefinedData),
   },
+  // the parsed VNFD and its file list: the package's own resources show them, not its list
+  unlisted: { vnfd: null, vnfdFiles: null },
+  // (the checksum, small and mandatory once onboarded, is always read)
+  omittable: {
+    softwareImages: { softwareImages: null }, additionalArtifacts: { additionalArtifacts: null },
+    userDefinedData: { userDefinedData: {} }, onboardingFailureDetails: { onboardingFailureDetails: null },
+  },
 };
 
 /** One page of a project's packages, filtered in SQL. */
