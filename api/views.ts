@@ -41,7 +41,8 @@ export function absentNotNull<T>(value: T): T {
   return out as T;
 }
 
-export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>) {
+/** `unread`: attributes a list's selectors leave out, whose columns were not read. */
+export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>, unread?: readonly string[]) {
   const href = linker(cfg);
   const base = `/vnfpkgm/v1/vnf_packages/${p.id}`;
   const onboarded = p.onboardingState === 'ONBOARDED';
@@ -60,10 +61,10 @@ export function packageView(p: PackageRow, cfg: Pick<Config, 'apiBaseUrl'>) {
     userDefinedData: p.userDefinedData,
     ...(p.onboardingFailureDetails ? { onboardingFailureDetails: p.onboardingFailureDetails } : {}),
     _links: { self: href(base), vnfd: href(`${base}/vnfd`), packageContent: href(`${base}/package_content`) },
-  }), FREE_FORM);
+  }), FREE_FORM, unread);
 }
 
-export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'apiBaseUrl'>) {
+export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'apiBaseUrl'>, unread?: readonly string[]) {
   const href = linker(cfg);
   const base = `/vnflcm/${v}/vnf_instances/${i.id}`;
   const instantiated = i.instantiationState === 'INSTANTIATED';
@@ -96,7 +97,7 @@ export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'a
     metadata: i.metadata,
     ...(i.extensions ? { extensions: i.extensions } : {}),
     _links: links,
-  }), FREE_FORM);
+  }), FREE_FORM, unread);
 }
 
 /**
@@ -104,7 +105,7 @@ export function instanceView(i: InstanceRow, v: ApiVersion, cfg: Pick<Config, 'a
  * in the error too (a failing step may echo one); without it only the
  * key-name and URL safety net applies to the error.
  */
-export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretBox) {
+export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretBox, unread?: readonly string[]) {
   const href = linker(cfg);
   const base = `/vnflcm/${v}/vnf_lcm_op_occs/${o.id}`;
   const links: Record<string, Href> = {
@@ -135,7 +136,7 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     ...(o.rejectedLcmCoordinations ? { rejectedLcmCoordinations: o.rejectedLcmCoordinations } : {}),
     ...(o.currentStep ? { currentStep: o.currentStep } : {}),
     _links: links,
-  }), FREE_FORM);
+  }), FREE_FORM, unread);
 }
 
 /** The op's request with its secrets (to find them in texts); an unreadable seal leaves only the masked params. */

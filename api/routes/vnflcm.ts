@@ -94,7 +94,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     const shape = attributeSelector(req.query, INSTANCE_SELECTORS);
     const asked = { ...pageRequest(req.query, INSTANCE_LIST, ctx.cfg.limits.listPageSize), omit: excludedAttributes(req.query, INSTANCE_SELECTORS) };
     const page = await pageOfInstances(db, listScope(req, res), asked);
-    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((i) => shape(instanceView(i, v, ctx.cfg))), page.next);
+    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((i) => shape(instanceView(i, v, ctx.cfg, asked.omit))), page.next);
   });
 
   r.get('/vnf_instances/:id', readI, async (req, res) => {
@@ -137,7 +137,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     const shape = attributeSelector(req.query, OP_OCC_SELECTORS);
     const asked = { ...pageRequest(req.query, OP_OCC_LIST, ctx.cfg.limits.listPageSize, ['operationState', 'vnfInstanceId', 'operation']), omit: excludedAttributes(req.query, OP_OCC_SELECTORS) };
     const page = await pageOfOpOccs(db, listScope(req, res), asked);
-    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((o) => shape(opOccView(o, v, ctx.cfg, ctx.box))), page.next);
+    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((o) => shape(opOccView(o, v, ctx.cfg, ctx.box, asked.omit))), page.next);
   });
 
   r.get('/vnf_lcm_op_occs/:id', readO, async (req, res) => { res.json(opOccView(await loadOpOcc(res, id(req)), v, ctx.cfg, ctx.box)); });

@@ -56,7 +56,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
     const shape = attributeSelector(req.query, PACKAGE_SELECTORS);
     const asked = { ...pageRequest(req.query, PACKAGE_LIST, ctx.cfg.limits.listPageSize), omit: excludedAttributes(req.query, PACKAGE_SELECTORS) };
     const page = await pageOfPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'), asked);
-    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((p) => shape(packageView(p, ctx.cfg))), page.next);
+    sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((p) => shape(packageView(p, ctx.cfg, asked.omit))), page.next);
   });
 
   r.get('/vnf_packages/:id', read, async (req, res) => {

@@ -147,8 +147,9 @@ describe('another project sees nothing of B', () => {
   });
 
   test('admin lists its own project by default, every project with all_projects=true, and reads any by id', async () => {
-    expect((await call('GET', '/vnflcm/v1/vnf_instances')).body.map((i: any) => i.id)).not.toContain(bInst);
-    expect((await call('GET', '/vnflcm/v1/vnf_instances?all_projects=true')).body.map((i: any) => i.id)).toContain(bInst);
+    // filtered in the store: every project's instances fill more than a page
+    expect((await call('GET', `/vnflcm/v1/vnf_instances?filter=(eq,id,${bInst})`)).body).toEqual([]);
+    expect((await call('GET', `/vnflcm/v1/vnf_instances?all_projects=true&filter=(eq,id,${bInst})`)).body.map((i: any) => i.id)).toEqual([bInst]);
     expect((await call('GET', `/vnfpkgm/v1/vnf_packages?all_projects=true&filter=(eq,id,${bPkg})`)).body.map((p: any) => p.id)).toEqual([bPkg]);
     expect((await call('GET', `/vnflcm/v1/vnf_instances/${bInst}`)).status).toBe(200);
     // all_projects means nothing to a member
