@@ -10,6 +10,7 @@ import type { Request, Response } from 'express';
 import { FILTER_OPS, unfilterable, type Cursor, type FilterOp, type FilterTerm, type ListSpec, type PageRequest } from '../../common/db/repos/list-page';
 import { badRequest } from '../errors';
 import { ListQuery } from '../schemas/list-query';
+import { excludedAttributes, type SelectorRules } from './selectors';
 
 /** Splits `s` on `sep` outside single quotes; quoted parts unquoted ('' is a quote). */
 function splitQuoted(s: string, sep: string, what: string): string[] {
@@ -71,18 +72,19 @@ const encodeMarker = (c: Cursor) => Buffer.from(JSON.stringify([c.created, c.id]
 
 /**
  * The page a list request asks for: its filter (plus the plain `?attribute=value` the resource allows, as eq
- * terms), checked against `spec`; its marker; `pageSize` rows at most.
+ * terms), checked against `spec`; its marker; `pageSize` rows at most; with the resource's selector rules, the
+ * attributes its selectors leave out (their columns are not read).
  */
-export function pageRequest(query: Request['query'], spec: ListSpec, pageSize: number, plainFields: string[] = []): PageRequest {
+export function pageRequest(query: Request['query'], spec: ListSpec, pageSize: number, o: { plainFields?: string[]; selectors?: SelectorRules } = {}): PageRequest {
   const checked = ListQuery.safeParse(query);
   if (!checked.success) throw badRequest(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const terms = checked.data.filter !== undefined ? parseFilter(checked.data.filter) : [];
-  for (const f of plainFields) if (typeof query[f] === 'string') terms.push({ op: 'eq', path: [f], values: [query[f] as string] });
+  for (const f of o.plainFields ?? []) if (typeof query[f] === 'string') terms.push({ op: 'eq', path: [f], values: [query[f] as string] });
   for (const term of terms) {
     const why = unfilterable(spec, term);
     if (why) throw badRequest(`filter: ${why}`);
   }
-  return { terms, limit: pageSize, after: decodeMarker(query[MARKER]) };
+  return { terms, limit: pageSize, after: decodeMarker(query[MARKER]), ...(o.selectors ? { omit: excludedAttributes(query, o.selectors) } : {}) };
 }
 
 /** The page's items, with the link to the next page when there is one (the request's own query, the new marker). */

@@ -20,7 +20,7 @@ import { operatorTask, settleOrphanedOp, startOperation } from '../operations';
 import { ApiVersion, instanceView, opOccView } from '../views';
 import { authorize } from './authorize';
 import { pageRequest, sendPage } from './filter';
-import { attributeSelector, excludedAttributes, type SelectorRules } from './selectors';
+import { attributeSelector, type SelectorRules } from './selectors';
 import { queueIdentifierNotification, sendQueued } from './notifications';
 import { subscriptionsRouter } from './subscriptions';
 import type { OutboxRow } from '../../common/db/repos/notifications';
@@ -92,7 +92,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
 
   r.get('/vnf_instances', readI, async (req, res) => {
     const shape = attributeSelector(req.query, INSTANCE_SELECTORS);
-    const asked = { ...pageRequest(req.query, INSTANCE_LIST, ctx.cfg.limits.listPageSize), omit: excludedAttributes(req.query, INSTANCE_SELECTORS) };
+    const asked = pageRequest(req.query, INSTANCE_LIST, ctx.cfg.limits.listPageSize, { selectors: INSTANCE_SELECTORS });
     const page = await pageOfInstances(db, listScope(req, res), asked);
     sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((i) => shape(instanceView(i, v, ctx.cfg, asked.omit))), page.next);
   });
@@ -135,7 +135,7 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
   const writeO = authorize('vnf_lcm_op_occs', 'write');
   r.get('/vnf_lcm_op_occs', readO, async (req, res) => {
     const shape = attributeSelector(req.query, OP_OCC_SELECTORS);
-    const asked = { ...pageRequest(req.query, OP_OCC_LIST, ctx.cfg.limits.listPageSize, ['operationState', 'vnfInstanceId', 'operation']), omit: excludedAttributes(req.query, OP_OCC_SELECTORS) };
+    const asked = pageRequest(req.query, OP_OCC_LIST, ctx.cfg.limits.listPageSize, { plainFields: ['operationState', 'vnfInstanceId', 'operation'], selectors: OP_OCC_SELECTORS });
     const page = await pageOfOpOccs(db, listScope(req, res), asked);
     sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((o) => shape(opOccView(o, v, ctx.cfg, ctx.box, asked.omit))), page.next);
   });

@@ -11,7 +11,7 @@ import { CreateVnfPkgInfoRequest, VnfPkgInfoModifications } from '../schemas/vnf
 import { packageView } from '../views';
 import { checkIfMatch, etagOf } from '../etag';
 import { pageRequest, sendPage } from './filter';
-import { attributeSelector, excludedAttributes, type SelectorRules } from './selectors';
+import { attributeSelector, type SelectorRules } from './selectors';
 
 /** SOL005 §9.4.2.3.2: a package list leaves these out unless asked (all_fields, fields, exclude_fields). */
 const PACKAGE_SELECTORS: SelectorRules = {
@@ -54,7 +54,7 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
 
   r.get('/vnf_packages', read, async (req, res) => {
     const shape = attributeSelector(req.query, PACKAGE_SELECTORS);
-    const asked = { ...pageRequest(req.query, PACKAGE_LIST, ctx.cfg.limits.listPageSize), omit: excludedAttributes(req.query, PACKAGE_SELECTORS) };
+    const asked = pageRequest(req.query, PACKAGE_LIST, ctx.cfg.limits.listPageSize, { selectors: PACKAGE_SELECTORS });
     const page = await pageOfPackages(db, scopeOf(callerOf(res), req.query.all_projects === 'true'), asked);
     sendPage(req, res, ctx.cfg.apiBaseUrl, page.rows.map((p) => shape(packageView(p, ctx.cfg, asked.omit))), page.next);
   });

@@ -37,5 +37,5 @@ test('a term the resource cannot filter on is a 400 naming the attribute; a fore
   expect(problem(() => pageRequest({ filter: '(gt,isCancelPending,true)' }, OP_OCC_LIST, 10)).message).toContain('isCancelPending is a boolean');
   expect(problem(() => pageRequest({ filter: '(eq,metadata/a.b,x)' }, INSTANCE_LIST, 10)).message).toContain('path segment');
   expect(problem(() => pageRequest({ nextpage_opaque_marker: 'garbage' }, INSTANCE_LIST, 10))).toEqual({ status: 400, message: 'nextpage_opaque_marker: not a marker this server gave' });
-  expect(pageRequest({ operationState: 'FAILED_TEMP' }, OP_OCC_LIST, 10, ['operationState'])).toEqual({ terms: [{ op: 'eq', path: ['operationState'], values: ['FAILED_TEMP'] }], limit: 10, after: undefined });
+  expect(pageRequest({ operationState: 'FAILED_TEMP' }, OP_OCC_LIST, 10, { plainFields: ['operationState'] })).toEqual({ terms: [{ op: 'eq', path: ['operationState'], values: ['FAILED_TEMP'] }], limit: 10, after: undefined });
 });
