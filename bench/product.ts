@@ -77,6 +77,7 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
       ...process.env,
       DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), KEYSTONE_PORT: String(keystonePort),
       HEAT_PORT: String(heatPort), VIMSIM_DELAY_MS: '0', VIMSIM_SSH_PORT: 'off', HEAT_POLL_MS: String(HEAT_POLL_MS), TASK_QUEUE, LOG_LEVEL: 'warn',
+      QUOTA_INSTANCES: process.env.QUOTA_INSTANCES ?? '1000000', // a benchmark measures scale, not the per-project quota (100)
       ...(o.machines ? { VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '60' } : {}),
     };
     delete env.OS_AUTH_URL;

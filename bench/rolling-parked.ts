@@ -1,7 +1,9 @@
 /**
  * Parked ops: M single-VNFC instances, then M change_vnfpkg ops whose
- * coordination the EM never decides (hang, Retry-After 30 s); the worker's RSS
- * before and once all M coordinations are PENDING; then every op is cancelled.
+ * coordination the EM holds (hang, Retry-After 30 s); the worker's RSS
+ * before and once all M coordinations are PENDING; then every op is either
+ * cancelled (`end: 'cancel'`, FAILED_TEMP) or released by the EM and run to
+ * COMPLETED (`end: 'complete'`), the worker's RSS sampled every second.
  */
 import type { Client } from '@temporalio/client';
 import type { Em } from '../em/server';
@@ -23,7 +25,9 @@ export interface ParkedResult {
   /** CPU seconds per process from the first POST until all M are parked. */
   parkCpuSeconds: Record<string, number>;
   /** Ops that reached FAILED_TEMP after the cancel, and when the last did. */
-  cancel: { failedTemp: number; seconds: number; emCancelled: number };
+  cancel?: { failedTemp: number; seconds: number; emCancelled: number };
+  /** Ops COMPLETED after the EM decided CONTINUE, when the last did, and the worker meanwhile (peak of 1 s samples) and after. */
+  complete?: { completed: number; seconds: number; workerPeakRssMiB: number; workerAfterRssMiB: number; cpuSeconds: Record<string, number> };
 }
 
 const PARK_TIMEOUT_S = 3600;
@@ -38,7 +42,7 @@ async function until(what: string, deadlineMs: number, check: () => Promise<bool
   }
 }
 
-export async function parkedOps(product: Product, api: Api, client: Client, em: Em, oldVnfd: string, newVnfd: string, m: number): Promise<ParkedResult> {
+export async function parkedOps(product: Product, api: Api, client: Client, em: Em, oldVnfd: string, newVnfd: string, m: number, endOps: 'cancel' | 'complete' = 'cancel'): Promise<ParkedResult> {
   log(`parked: instantiating ${m} instances (instantiation_level_1, 10 at a time)`);
   let t0 = performance.now();
   const ids = await pool(Array.from({ length: m }), 10, () => instantiated(api, client, oldVnfd, 'instantiation_level_1', 300_000).then((r) => r.id));
@@ -49,7 +53,8 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   const heat = product.pids.heat;
   const before = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN, heat: rssMiB(heat) };
   const { keystone, vimsim } = product.pids;
-  const cpu = cpuMeter({ heat, keystone, vimsim, temporal, worker, api: product.pids.api, 'bench (EM)': 'self' });
+  const cpuOf = () => cpuMeter({ heat, keystone, vimsim, temporal, worker, api: product.pids.api, 'bench (EM)': 'self' });
+  const cpu = cpuOf();
 
   em.setBehaviour({ mode: 'hang', retryAfter: '30' });
   log(`parked: starting ${m} change_vnfpkg ops, EM hangs (Retry-After 30 s)`);
@@ -65,22 +70,64 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   const parked = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN, heat: rssMiB(heat) };
   log(`parked: ${m} ops parked in ${parkSeconds} s; worker RSS ${before.worker} -> ${parked.worker} MiB`);
 
-  log(`parked: cancelling ${m} ops`);
-  t0 = performance.now();
-  await pool(opIds, 10, (id) => api.cancel(id));
-  let failedTemp = 0;
-  await until(`${m} ops FAILED_TEMP after cancel`, 600_000 + m * 600, async () => {
-    const states = await pool(opIds, 10, (id) => api.opOcc(id).then((o) => o.operationState));
-    failedTemp = states.filter((s) => s === 'FAILED_TEMP').length;
-    return failedTemp === m;
-  }).catch((e) => log(`parked: ${(e as Error).message} (${failedTemp}/${m})`));
-  const cancelSeconds = sec(t0);
-  const emCancelled = em.coordinations().filter((c) => mine.has(String(c.request.vnfLcmOpOccId)) && c.cancelled).length;
+  const end = endOps === 'cancel' ? { cancel: await cancelAll(api, em, opIds, mine) } : { complete: await completeAll(product, api, em, opIds, cpuOf) };
   return {
     ops: m, instantiateSeconds, startSeconds, parkSeconds,
     workerRssMiB: { beforeOps: before.worker, parked: parked.worker, perParkedOpKiB: Math.round(((parked.worker - before.worker) * 1024) / m) },
     temporalRssMiB: { beforeOps: before.temporal, parked: parked.temporal },
     heatRssMiB: { beforeOps: before.heat, parked: parked.heat }, parkCpuSeconds,
-    cancel: { failedTemp, seconds: cancelSeconds, emCancelled },
+    ...end,
   };
+}
+
+async function cancelAll(api: Api, em: Em, opIds: string[], mine: Set<string>): Promise<NonNullable<ParkedResult['cancel']>> {
+  const m = opIds.length;
+  log(`parked: cancelling ${m} ops`);
+  const t0 = performance.now();
+  await pool(opIds, 10, (id) => api.cancel(id));
+  let failedTemp = 0;
+  await until(`${m} ops FAILED_TEMP after cancel`, 600_000 + m * 600, async () => {
+    failedTemp = (await states(api, opIds)).filter((s) => s === 'FAILED_TEMP').length;
+    return failedTemp === m;
+  }).catch((e) => log(`parked: ${(e as Error).message} (${failedTemp}/${m})`));
+  const emCancelled = em.coordinations().filter((c) => mine.has(String(c.request.vnfLcmOpOccId)) && c.cancelled).length;
+  return { failedTemp, seconds: sec(t0), emCancelled };
+}
+
+/** The EM decides CONTINUE; each parked VNFC run wakes at its next poll (a replay when the worker evicted it) and the op completes. */
+async function completeAll(product: Product, api: Api, em: Em, opIds: string[], cpuOf: () => () => Record<string, number>): Promise<NonNullable<ParkedResult['complete']>> {
+  const m = opIds.length;
+  const worker = product.pids.worker;
+  em.setBehaviour({ mode: 'sync', result: 'CONTINUE' });
+  const t0 = performance.now();
+  const cpu = cpuOf();
+  log(`parked: the EM decides CONTINUE on ${em.decidePending('CONTINUE')} coordinations`);
+  let peak = rssMiB(worker);
+  const sampler = setInterval(() => { peak = Math.max(peak, rssMiB(worker)); }, 1000);
+  let completed = 0;
+  try {
+    await until(`${m} ops COMPLETED`, 600_000 + m * 1200, async () => {
+      const now = await states(api, opIds);
+      completed = now.filter((s) => s === 'COMPLETED').length;
+      const failed = now.filter((s) => s !== 'COMPLETED' && s !== 'PROCESSING').length;
+      if (failed) throw new Error(`${failed} ops ended otherwise than COMPLETED (${[...new Set(now)].join(', ')})`);
+      return completed === m;
+    }).catch((e) => log(`parked: ${(e as Error).message} (${completed}/${m} COMPLETED)`));
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = sec(t0);
+  const cpuSeconds = cpu();
+  await new Promise((r) => setTimeout(r, 5000));
+  return { completed, seconds, workerPeakRssMiB: peak, workerAfterRssMiB: rssMiB(worker), cpuSeconds };
+}
+
+const states = (api: Api, opIds: string[]) => pool(opIds, 10, (id) => api.opOcc(id).then((o) => String(o.operationState)));
+
+export function printParked(p: ParkedResult): void {
+  const cpu = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ');
+  console.log(`parked ops: ${p.ops}; worker RSS ${p.workerRssMiB.beforeOps} -> ${p.workerRssMiB.parked} MiB (${p.workerRssMiB.perParkedOpKiB} KiB per op); Temporal ${p.temporalRssMiB.beforeOps} -> ${p.temporalRssMiB.parked} MiB; Heat ${p.heatRssMiB.beforeOps} -> ${p.heatRssMiB.parked} MiB`);
+  console.log(`  instantiate ${p.instantiateSeconds} s, POSTs ${p.startSeconds} s, all PENDING after ${p.parkSeconds} s (CPU ${cpu(p.parkCpuSeconds)})`);
+  if (p.cancel) console.log(`  cancel: ${p.cancel.failedTemp} FAILED_TEMP in ${p.cancel.seconds} s, ${p.cancel.emCancelled} cancelled on the EM`);
+  if (p.complete) console.log(`  complete: ${p.complete.completed} COMPLETED in ${p.complete.seconds} s; worker RSS peak ${p.complete.workerPeakRssMiB} MiB, after ${p.complete.workerAfterRssMiB} MiB (CPU ${cpu(p.complete.cpuSeconds)})`);
 }

@@ -34,7 +34,7 @@ import type { StackTemplate } from '../infra/openstack/heat';
 import { cpuMeter, rssAll } from './procs';
 import { HEAT_POLL_MS, Product, startProduct } from './product';
 import { ratio } from './report';
-import { parkedOps, ParkedResult } from './rolling-parked';
+import { parkedOps, ParkedResult, printParked } from './rolling-parked';
 import { BENCH_LEVEL, benchPackage } from './rolling-package';
 import { sum, treeStats, TreeStats } from './rolling-histories';
 import { awaitOp, changeBody, instantiated } from './rolling-ops';
@@ -248,11 +248,9 @@ function printRolling(r: Printable): void {
   console.log(`             (b) ${cpu(b)}`);
   console.log(`             (c) ${cpu(c)}`);
   console.log(`RSS MiB after the rolling runs: ${Object.entries(r.rssMiB).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  const p = r.parked;
-  if (p) {
+  if (r.parked) {
     console.log();
-    console.log(`parked ops: ${p.ops}; worker RSS ${p.workerRssMiB.beforeOps} -> ${p.workerRssMiB.parked} MiB (${p.workerRssMiB.perParkedOpKiB} KiB per op); Temporal ${p.temporalRssMiB.beforeOps} -> ${p.temporalRssMiB.parked} MiB; Heat ${p.heatRssMiB.beforeOps} -> ${p.heatRssMiB.parked} MiB`);
-    console.log(`  instantiate ${p.instantiateSeconds} s, POSTs ${p.startSeconds} s, all PENDING after ${p.parkSeconds} s (CPU ${Object.entries(p.parkCpuSeconds).map(([k, v]) => `${k} ${v}`).join(', ')}); cancel: ${p.cancel.failedTemp} FAILED_TEMP in ${p.cancel.seconds} s, ${p.cancel.emCancelled} cancelled on the EM`);
+    printParked(r.parked);
   }
 }
 

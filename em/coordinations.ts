@@ -173,6 +173,19 @@ export class Coordinations {
     return { kind: 'cancelled' };
   }
 
+  /** Decides every coordination still PENDING (hang, or async not yet due) with `result`; returns how many. */
+  decidePending(result: 'CONTINUE' | 'ABORT'): number {
+    const now = this.now();
+    let decided = 0;
+    for (const c of this.byId.values()) {
+      this.settle(c, now, false);
+      if (c.rec.state !== 'PENDING') continue;
+      Object.assign(c.rec, { state: 'DECIDED', result, decidedAt: iso(now) });
+      decided += 1;
+    }
+    return decided;
+  }
+
   list(): RecordedCoordination[] {
     const now = this.now();
     return this.all.map((c) => {

@@ -93,6 +93,8 @@ export interface Em {
   setNotificationBehaviour(b: NotificationBehaviour): void;
   /** Validated (throws on an invalid behaviour); resets the busy counters. */
   setBehaviour(b: Behaviour): void;
+  /** Decides every coordination still pending (an EM operator releasing what it held); returns how many. */
+  decidePending(result: 'CONTINUE' | 'ABORT'): number;
   close(): Promise<void>;
 }
 
@@ -389,6 +391,7 @@ export async function startEm(opts: EmOptions = {}, logger: Logger = defaultLogg
       current = BehaviourSchema.parse(b);
       store.resetCounters();
     },
+    decidePending: (result) => store.decidePending(result),
     close() {
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startHarness } from '../test/harness/setup';
 import { stopHarness } from '../test/harness/teardown';
-import { bundleWorkflows } from './bundle-workflows';
+import { bundleWorkflows } from '../worker/workflow-bundle';
 import { compileTree } from './compile-tree';
 
 const ROOT = path.resolve(__dirname, '..');

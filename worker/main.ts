@@ -10,6 +10,7 @@ import { openStore } from '../common/db';
 import { createLogger } from '../common/log';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes, temporalConnectionSettings } from '../common/temporal';
+import { bundleInChild } from './workflow-bundle';
 
 async function main() {
   const cfg = loadConfig();
@@ -25,19 +26,22 @@ async function main() {
 
   const connection = await NativeConnection.connect({ address: temporal.address, ...(temporal.tls ? { tls: temporal.tls } : {}) })
     .catch((e: Error) => { throw new Error(`cannot connect to Temporal at ${temporal.address} over ${temporal.security}: ${e.message}`, { cause: e }); });
+  // A bundle built ahead starts the worker at once and is exactly the code that was tested; else bundle now, in a child.
+  const built = cfg.workflowBundlePath ? undefined : await bundleInChild();
   const worker = await Worker.create({
     connection,
     namespace: cfg.temporalNamespace,
     taskQueue: cfg.taskQueue,
-    // A bundle built ahead starts the worker at once and is exactly the code that was tested; else bundle now.
-    ...(cfg.workflowBundlePath ? { workflowBundle: { codePath: cfg.workflowBundlePath } } : { workflowsPath: require.resolve('../workflows') }),
+    workflowBundle: { codePath: cfg.workflowBundlePath ?? built!.codePath },
     activities: createActivities({ db, box, cfg, log }),
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',
-    // Many ops parked on long waits each keep workflows cached; a cap trades memory for replays on wake-up.
-    ...(cfg.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: cfg.maxCachedWorkflows } : {}),
+    // Ops parked on long waits (coordination, FAILED_TEMP) are evicted beyond this many runs and replayed when they wake:
+    // memory bounded by the setting, not by how many ops are parked.
+    maxCachedWorkflows: cfg.maxCachedWorkflows,
   });
+  built?.remove(); // read by Worker.create
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());
   log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security }, 'worker started');
   await worker.run();

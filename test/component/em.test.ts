@@ -190,6 +190,21 @@ describe('reference EM', () => {
     expect((await cancel(em, 'no-such-id')).status).toBe(404);
   });
 
+  it('decidePending decides the hanging coordinations: their next GET is 200 with the result, decided ones keep theirs', async () => {
+    em.setBehaviour({ mode: 'hang', retryAfter: '30' });
+    const hanging = await Promise.all([fresh(), fresh()].map(async (opOcc) => (await post(em, coordReq({ opOcc }))).headers.get('location')!));
+    em.setBehaviour({ mode: 'sync', result: 'ABORT' });
+    const decided = LcmCoord.parse(await js(await post(em, coordReq({ opOcc: fresh() }))));
+    expect((await get(hanging[0])).status).toBe(202);
+    expect(em.decidePending('CONTINUE')).toBeGreaterThanOrEqual(2);
+    for (const location of hanging) {
+      const g = await get(location);
+      expect([g.status, LcmCoord.parse(await js(g)).coordinationResult]).toEqual([200, 'CONTINUE']);
+    }
+    expect(em.coordinations().find((x) => x.id === decided.id)).toMatchObject({ state: 'DECIDED', result: 'ABORT' });
+    expect(em.decidePending('CONTINUE')).toBe(0);
+  });
+
   it('a request overrides the EM behaviour with inputParams.emBehaviour', async () => {
     const r = await post(em, coordReq({ opOcc: fresh(), emBehaviour: { mode: 'async', result: 'CONTINUE', polls: 1 } }));
     expect(r.status).toBe(202);

@@ -20,7 +20,7 @@ import { startDevServer } from '../../runtime/dev-server';
 import { ensureKubeToolchain } from '../../runtime/kube';
 import { ensureOpenStackInstalled } from '../../runtime/openstack';
 import { scriptsWorkerEnv, startComponent, waitForHttp } from '../../runtime/processes';
-import { bundleWorkflows } from '../../scripts/bundle-workflows';
+import { bundleWorkflows } from '../../worker/workflow-bundle';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 import { freePort } from './ports';
 import { ProductState, writeState } from './state';
