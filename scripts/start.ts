@@ -13,7 +13,7 @@ import { privateDataDir } from '../common/data-dir';
 import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { startDevServer, DevServer } from '../runtime/dev-server';
 import { startIsolatedDevServer, UI_USER } from '../runtime/temporal-isolation';
-import { ensureKubeToolchain, type KubeToolchain } from '../runtime/kube';
+import { buildKubeToolchainInBackground, kubeToolchainPaths, kubeToolchainReady, type BackgroundBuild } from '../runtime/kube';
 import { Child, scriptsWorkerEnv, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
 
 async function main() {
@@ -24,11 +24,13 @@ async function main() {
   let cloud: RunningCloud | undefined;
   let stopping = false;
   let uiLogin: string | undefined;
+  let build: BackgroundBuild | undefined;
 
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('stopping ...');
+    build?.stop();
     for (const c of [...children].reverse()) await stopComponent(c);
     await cloud?.stop();
     await temporal?.stop();
@@ -67,12 +69,15 @@ async function main() {
       return c;
     };
     if (cfg.embeddedCloud) {
-      // The simulator's Kubernetes control planes run a real kube-apiserver (built once, 5-7 min) and Debian's etcd.
-      let kube: KubeToolchain | undefined;
-      try {
-        kube = ensureKubeToolchain(say, { stream: true });
-      } catch (e) {
-        say(`no Kubernetes toolchain (${(e as Error).message}): kubeadm init on simulated servers will not get an API server`);
+      // The simulator's Kubernetes control planes run a real kube-apiserver (built once, 5-7 min) and Debian's etcd. Not built
+      // yet: it builds in the background while everything else starts and serves; until it is there, the simulated machines
+      // cannot pull the control-plane images, and cluster operations wait for them (their status says so).
+      const kube = kubeToolchainPaths();
+      if (!kubeToolchainReady()) {
+        say('Kubernetes toolchain: not built yet; building it in the background (cluster operations wait for it, the rest serves now)');
+        build = buildKubeToolchainInBackground((m) => say(`Kubernetes toolchain: ${m}`));
+        build.done.then(() => say('Kubernetes toolchain: ready; cluster operations go on'),
+          (e: Error) => { if (!stopping) say(`Kubernetes toolchain: ${e.message}; kubeadm on simulated servers cannot start an API server`); });
       }
       cloud = await startCloud({
         dataDir: cfg.dataDir, keystonePort: cfg.keystonePort, heatPort: cfg.heatPort, octaviaPort: cfg.octaviaPort, vimsimPort: cfg.vimsimPort,

@@ -110,6 +110,7 @@ export async function startVimSim(opts: VimSimOptions, logger: Logger = defaultL
         const f = store.get('flavors', store.get('servers', id)?.flavor_id ?? '');
         return f && { vcpus: f.vcpus, ramMb: f.ram, diskGb: f.disk };
       },
+      pullHeld: (id) => faults.holds('image', 'pull', store.get('servers', id)?.name ?? ''),
     },
     logger,
   );

@@ -11,7 +11,7 @@ import type { ActivityDeps } from '../../activities/deps';
 import { recordNodeStep, setNodeJoinState, type ClusterNodeRow } from '../../common/db/repos/clusters';
 import { isNodeReady, nodeReadyStatus, KubeApiError } from '../../infra/kubernetes';
 import { SshError, type SshSession } from '../../ssh';
-import { kubeadmInit, kubeadmJoin, kubeadmReset, removeEtcdMember, type PkiFile } from '../install/control-plane';
+import { kubeadmInit, kubeadmJoin, kubeadmReset, pullControlPlaneImages, removeEtcdMember, type PkiFile } from '../install/control-plane';
 import { configureLoadBalancer } from '../install/load-balancer';
 import { aptEnv, configureRegistries, installContainerRuntime, installKubernetesPackages, prepareNode, type NodeInstall } from '../install/steps';
 import type { NodeStep } from '../model';
@@ -140,6 +140,15 @@ export function nodeActivities(deps: ActivityDeps) {
       }
     },
 
+    /** A master's control-plane images pulled (ok), or why they cannot be yet; done when kubeadm already ran there. */
+    async controlPlaneImages({ clusterId, serverId }: { clusterId: string; serverId: string }): Promise<WaitCheck> {
+      const c = await openCluster(deps, clusterId);
+      const node = c.node(serverId);
+      if (node.doneSteps.includes('kubeadm init') || node.doneSteps.includes('kubeadm join control plane')) return { ok: true };
+      const why = await onNode(c, node, 'kubeadm config images pull', (s) => pullControlPlaneImages(s, `v${c.cluster.settings.kubeVersion.replace(/^v/, '')}`));
+      return why ? { ok: false, detail: why } : { ok: true };
+    },
+
     /** The node's Ready condition, as the API reports it. */
     async nodeReady({ clusterId, serverId, generation }: { clusterId: string; serverId: string; generation?: number }): Promise<{ ok: boolean; detail?: string }> {
       const c = await openCluster(deps, clusterId, generation);
@@ -207,6 +216,7 @@ export function nodeActivities(deps: ActivityDeps) {
   return {
     ...activities,
     apiHealth: polled(activities.apiHealth),
+    controlPlaneImages: polled(activities.controlPlaneImages),
     nodeReady: polled(activities.nodeReady),
     removeNodeStep: polled(activities.removeNodeStep),
   };

@@ -43,6 +43,19 @@ export async function kubeadmInit(s: SshSession, c: InitConfigInput, pki: PkiFil
 }
 
 /**
+ * `kubeadm config images pull` of the cluster's version: undefined once every
+ * control-plane image is on the node, else the line saying why not (a
+ * registry that does not serve them yet). kubeadm init and a control-plane
+ * join would fail their preflight on it; pulled first, they can be waited for.
+ */
+export async function pullControlPlaneImages(s: SshSession, kubernetesVersion: string): Promise<string | undefined> {
+  const r = await s.exec(`kubeadm config images pull --kubernetes-version ${shellQuote(kubernetesVersion)}`, { sudo: true, timeoutMs: 15 * MIN });
+  if (r.code === 0) return undefined;
+  const lines = `${r.stderr}\n${r.stdout}`.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('To see the stack trace'));
+  return s.redact(lines[0] ?? `exit ${r.code ?? r.signal}`).slice(0, 300);
+}
+
+/**
  * kubeadm join, unless the node has joined. `registered` asks the API
  * whether the node's Node object exists: a node with a kubelet.conf but no
  * Node (a join cut short) is reset and joined again.

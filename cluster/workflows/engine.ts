@@ -7,7 +7,7 @@
  * operations compose these.
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ApplicationFailure, ParentClosePolicy, proxyActivities, sleep, startChild } from '@temporalio/workflow';
+import { ApplicationFailure, ParentClosePolicy, patched, proxyActivities, sleep, startChild } from '@temporalio/workflow';
 import { clusterHealth } from './health';
 import type { ClusterActivities } from '../activities';
 import type { NodeRef, WaitCheck } from '../activities/types';
@@ -82,8 +82,35 @@ export async function installNode(clusterId: string, node: NodeRef): Promise<voi
   for (const step of INSTALL_STEPS) await nodeActs.runNodeStep({ clusterId, serverId: node.serverId, step });
 }
 
+/**
+ * What an operation shows while it waits on something outside it (Magnum's
+ * status_reason, a VNF op's currentStep); '' when the wait is over.
+ */
+export type WaitNote = (what: string) => Promise<void>;
+
+/** How long a master waits for its control-plane images: a slow registry, or the embedded cloud's toolchain still building. */
+const IMAGES_WAIT_S = 60 * 60;
+
+/**
+ * The master's control-plane images pulled before kubeadm runs there (its
+ * preflight would fail on them): waited for on timers, the wait noted while
+ * it lasts. Operations started before this step replay without it.
+ */
+async function awaitControlPlaneImages(clusterId: string, master: NodeRef, note?: WaitNote): Promise<void> {
+  if (!patched('control-plane-images')) return;
+  let shown: string | undefined;
+  await waitUntil(`the control-plane images on ${nodeLabel(master)}`, IMAGES_WAIT_S, async () => {
+    const r = await nodeActs.controlPlaneImages({ clusterId, serverId: master.serverId });
+    const now = r.ok ? undefined : `waiting for the control-plane images on ${nodeLabel(master)}: ${r.detail ?? 'not pulled yet'}`;
+    if (now !== shown && note) await note(now ?? '');
+    shown = now;
+    return r;
+  });
+}
+
 /** The first master: the CAs placed, kubeadm init, then the API answering the product's admin certificate. */
-export async function initControlPlane(clusterId: string, master: NodeRef): Promise<void> {
+export async function initControlPlane(clusterId: string, master: NodeRef, note?: WaitNote): Promise<void> {
+  await awaitControlPlaneImages(clusterId, master, note);
   await nodeActs.runNodeStep({ clusterId, serverId: master.serverId, step: 'kubeadm init' });
   await waitUntil(`the Kubernetes API of ${nodeLabel(master)}`, 600, () => quick.apiHealth({ clusterId }));
   await waitNodeReady(clusterId, master);
@@ -101,7 +128,8 @@ export async function joinNode(clusterId: string, node: NodeRef): Promise<void> 
 }
 
 /** A master joining the control plane (the CAs placed, its etcd member added), then Ready. */
-export async function joinControlPlane(clusterId: string, master: NodeRef): Promise<void> {
+export async function joinControlPlane(clusterId: string, master: NodeRef, note?: WaitNote): Promise<void> {
+  await awaitControlPlaneImages(clusterId, master, note);
   await nodeActs.runNodeStep({ clusterId, serverId: master.serverId, step: 'kubeadm join control plane' });
   await waitNodeReady(clusterId, master);
 }
@@ -134,17 +162,18 @@ export type ApiFront = { keepalivedVip: string } | { loadBalancerVip: string };
  * The whole cluster on its nodes: every node installed (in parallel), the
  * control plane on the first master, then the other masters one at a time
  * (each adds an etcd member: one membership change at a time), then the
- * workers. Several masters need an API front (`front`).
+ * workers. Several masters need an API front (`front`). `note` shows what
+ * the install waits for (the control-plane images).
  */
-export async function installCluster(clusterId: string, nodes: NodeRef[], front?: ApiFront): Promise<void> {
+export async function installCluster(clusterId: string, nodes: NodeRef[], front?: ApiFront, note?: WaitNote): Promise<void> {
   const masters = nodes.filter((n) => n.role === 'master');
   if (masters.length === 0 || (masters.length > 1 && !front)) {
     throw ApplicationFailure.nonRetryable(`the cluster has ${masters.length} masters; ${masters.length ? 'several masters need a VIP for their API (a port such as Tacker\'s vip_CP as cluster_cp_name, or Magnum\'s master_lb_enabled)' : 'it needs one'}`, 'NodeStepFailed');
   }
   await onEveryNode(nodes, (n) => installNode(clusterId, n));
   if (front && 'keepalivedVip' in front) await balanceMasters(clusterId, masters);
-  await initControlPlane(clusterId, masters[0]);
-  for (const m of masters.slice(1)) await joinControlPlane(clusterId, m);
+  await initControlPlane(clusterId, masters[0], note);
+  for (const m of masters.slice(1)) await joinControlPlane(clusterId, m, note);
   await onEveryNode(nodes.filter((n) => n.role !== 'master'), (n) => joinNode(clusterId, n));
   await watchHealth(clusterId);
 }

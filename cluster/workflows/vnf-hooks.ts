@@ -14,7 +14,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { ClusterActivities } from '../activities';
 import type { ClusterHookInput, NodeRef } from '../activities/types';
-import { addWorkers, balanceMasters, installCluster, installNode, joinControlPlane, nodeLabel, removeMasters, removeWorkers } from './engine';
+import { addWorkers, balanceMasters, installCluster, installNode, joinControlPlane, nodeLabel, removeMasters, removeWorkers, type WaitNote } from './engine';
 
 const quick = proxyActivities<ClusterActivities>({
   startToCloseTimeout: '2m',
@@ -22,10 +22,12 @@ const quick = proxyActivities<ClusterActivities>({
 });
 
 const progressOf = (input: ClusterHookInput) => (step: string) => quick.recordClusterProgress({ opOccId: input.opOccId, hook: input.hook, step });
+/** The op's currentStep names what the engine waits for, and `resumed` once the wait is over. */
+const waitNoteOf = (input: ClusterHookInput, resumed: string): WaitNote => (what) => progressOf(input)(what || resumed);
 
 export async function kubernetesInstantiateEnd(input: ClusterHookInput): Promise<void> {
   const { clusterId, nodes, vip } = await quick.syncVnfCluster({ opOccId: input.opOccId });
-  await installCluster(clusterId, nodes, vip ? { keepalivedVip: vip } : undefined);
+  await installCluster(clusterId, nodes, vip ? { keepalivedVip: vip } : undefined, waitNoteOf(input, 'install Kubernetes'));
   await quick.registerKubernetesVim({ clusterId, opOccId: input.opOccId });
 }
 
@@ -71,7 +73,7 @@ export async function kubernetesHealEnd(input: ClusterHookInput): Promise<void> 
     await balanceMasters(clusterId, masters);
     for (const m of newMasters) {
       await progressOf(input)(`kubeadm join control plane on ${nodeLabel(m)}`);
-      await joinControlPlane(clusterId, m);
+      await joinControlPlane(clusterId, m, waitNoteOf(input, `kubeadm join control plane on ${nodeLabel(m)}`));
     }
     await addWorkers(clusterId, nodes.filter((n) => n.role === 'worker' && n.joinState !== 'joined'));
     return;
@@ -83,7 +85,7 @@ export async function kubernetesHealEnd(input: ClusterHookInput): Promise<void> 
       await progressOf(input)(`kubeadm reset on ${nodeLabel(n)}`);
       await quick.resetForRejoin({ clusterId, serverId: n.serverId });
     }
-    await installCluster(clusterId, (await quick.vnfClusterNodes({ opOccId: input.opOccId })).nodes, vip ? { keepalivedVip: vip } : undefined);
+    await installCluster(clusterId, (await quick.vnfClusterNodes({ opOccId: input.opOccId })).nodes, vip ? { keepalivedVip: vip } : undefined, waitNoteOf(input, 'install Kubernetes'));
     await quick.registerKubernetesVim({ clusterId, opOccId: input.opOccId });
     return;
   }

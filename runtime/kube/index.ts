@@ -8,7 +8,7 @@
  * (scripts/install-test-deps.sh installs it when we are root). A cached
  * toolchain costs one `--version` call per binary.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { withBuildLock } from '../build-lock';
@@ -114,6 +114,66 @@ function ensureEtcd(log: (m: string) => void): string {
   const installed = findOnPath('etcd');
   if (!installed) throw new Error('scripts/install-test-deps.sh ran but etcd is still not on PATH');
   return installed;
+}
+
+/** Where the toolchain's binaries are, or will be once built (the simulator may start before they exist). */
+export function kubeToolchainPaths(): KubeToolchain {
+  const bin = path.join(KUBE_TOOLS, 'bin');
+  const kubeApiservers = Object.fromEntries(TARGETS.filter((t) => t.command === 'kube-apiserver').map((t) => [t.version, path.join(bin, t.file)]));
+  const etcd = process.env.VIMSIM_ETCD || findOnPath('etcd') || '/usr/bin/etcd';
+  return { kubeApiserver: path.join(bin, 'kube-apiserver'), kubeApiservers, kubectl: path.join(bin, 'kubectl'), etcd, version: K8S_VERSION };
+}
+
+/** Whether the whole toolchain is there: every binary built, of its version, and etcd installed. */
+export function kubeToolchainReady(): boolean {
+  return missingBinaries(path.join(KUBE_TOOLS, 'bin')).length === 0 && Boolean(process.env.VIMSIM_ETCD || findOnPath('etcd'));
+}
+
+/** A toolchain build running in a child process. */
+export interface BackgroundBuild {
+  /** Resolves when the toolchain is there; rejects with the build's reason. */
+  done: Promise<KubeToolchain>;
+  /** Stops the build (its whole process group); what was built stays, a half-built binary does not. */
+  stop(): void;
+}
+
+/**
+ * ensureKubeToolchain in a child process of its own group (the build itself
+ * runs at nice 19): each line of its progress goes to `log` with the time
+ * since it began, so a caller can serve meanwhile.
+ */
+export function buildKubeToolchainInBackground(log: (m: string) => void): BackgroundBuild {
+  const t0 = Date.now();
+  const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, `build-main${path.extname(__filename)}`)], {
+    cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  let tail = '';
+  const lines = (chunk: Buffer, keep: boolean) => {
+    for (const line of chunk.toString('utf8').split('\n').map((l) => l.trimEnd()).filter(Boolean)) {
+      log(`${line} (${Math.round((Date.now() - t0) / 1000)} s)`);
+      if (keep) tail = `${tail}\n${line}`.slice(-3000);
+    }
+  };
+  child.stdout!.on('data', (c: Buffer) => lines(c, false));
+  child.stderr!.on('data', (c: Buffer) => lines(c, true));
+  const done = new Promise<KubeToolchain>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolve(kubeToolchainPaths());
+      else reject(new Error(`the Kubernetes toolchain build ended (${code ?? signal}): ${tail.trim().slice(-1000)}`));
+    });
+  });
+  return {
+    done,
+    stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        /* gone meanwhile */
+      }
+    },
+  };
 }
 
 /**

@@ -200,6 +200,25 @@ describe('clusters', () => {
     await waitStatus(id, ['GONE'], 180_000, memberHeaders);
   });
 
+  it('waits for the control-plane images while its machines cannot pull them: status_reason says so, then CREATE_COMPLETE', async () => {
+    // as on a fresh `npm start` whose Kubernetes toolchain is still building, or behind a registry that does not serve them yet
+    await addFault({ target: 'image', operation: 'pull', mode: 'hang', match: `images-${run}`, times: UNTIL_CLEARED });
+    const id = await createCluster(`images-${run}`);
+    const waiting = await eventually('the wait in status_reason', async () => {
+      const c = (await mcall('GET', `/v1/clusters/${id}`, undefined, memberHeaders)).body;
+      return /^waiting for the control-plane images/.test(c.status_reason ?? '') ? c : undefined;
+    }, 240_000, 1000);
+    expect(waiting.status).toBe('CREATE_IN_PROGRESS');
+    expect(waiting.status_reason).toMatch(/^waiting for the control-plane images on master images-\S+-default-master-0 \(127\.[\d.]+\): failed to pull image registry\.k8s\.io\/kube-apiserver:v1\.37\.2: .*does not serve/);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await mcall('GET', `/v1/clusters/${id}`, undefined, memberHeaders)).body.status).toBe('CREATE_IN_PROGRESS'); // waiting, not failing
+    await clearFaults();
+    const done = await waitStatus(id, ['CREATE_COMPLETE'], 300_000, memberHeaders);
+    expect(done.status_reason ?? '').not.toMatch(/waiting/);
+    await mcall('DELETE', `/v1/clusters/${id}`, undefined, memberHeaders);
+    await waitStatus(id, ['GONE'], 180_000, memberHeaders);
+  }, 600_000);
+
   it('create_timeout is enforced by the workflow: CREATE_FAILED with the reason', async () => {
     await addFault({ target: 'server', operation: 'create', mode: 'hang', match: `timeout-${run}`, times: UNTIL_CLEARED });
     const id = await createCluster(`timeout-${run}`, { create_timeout: 1 });

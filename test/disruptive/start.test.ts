@@ -139,3 +139,33 @@ test('npm start runs everything; Ctrl-C stops it; a restart resumes the op in fl
   run.proc.kill('SIGINT');
   expect(await run.exited).toBe(0);
 }, 300_000);
+
+test('a first start whose Kubernetes toolchain is not built serves at once, builds it in the background, and Ctrl-C stops the build', async () => {
+  const tools = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-start-kube-'));
+  const saved = env;
+  env = { ...env, KUBE_TOOLS_DIR: tools };
+  try {
+    const run = start();
+    await run.ready;
+    expect(run.output()).toContain('Kubernetes toolchain: not built yet; building it in the background');
+    // the build's progress lines, with the time since it began
+    await until(async () => (/Kubernetes toolchain: building kube-apiserver and kubectl v1\.37\.2 .*\(\d+ s\)/.test(run.output()) ? true : undefined), 30_000);
+    expect(run.output()).not.toContain('Kubernetes toolchain: ready');
+    expect((await j('GET', `${api}/healthz`)).status).toBe(200);
+    expect((await j('GET', `${api}/vnflcm/v1/vnf_instances`)).status).toBe(200);
+    const building = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('runtime/kube/build-main') || fs.readlinkSync(`/proc/${p}/cwd`).startsWith(tools);
+      } catch {
+        return false;
+      }
+    });
+    expect(building().length).toBeGreaterThan(0);
+    run.proc.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+    await until(async () => (building().length === 0 ? true : undefined), 20_000);
+  } finally {
+    env = saved;
+    fs.rmSync(tools, { recursive: true, force: true });
+  }
+}, 300_000);

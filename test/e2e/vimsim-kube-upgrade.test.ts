@@ -235,6 +235,29 @@ describe('vimsim Kubernetes minor upgrade v1.36.3 → v1.37.2 (kubeadm upgrade)'
     await must(master, `sudo sed -i 's#kube-apiserver:v1.99.0#kube-apiserver:v1.37.2#' ${manifest}`);
     expect(await until('the API back', serverVersion, 30_000)).toBe('v1.37.2');
   });
+
+  it('holds the pulls of a machine an image pull fault names: kubeadm config images pull fails, the API server backs off, both go on once it is lifted', async () => {
+    const fault = await admin(sim, 'POST', '/faults', { target: 'image', operation: 'pull', mode: 'hang', match: 'upg-master-0' });
+    expect(fault.status).toBe(201);
+    const held = await sh(master, 'sudo kubeadm config images pull --kubernetes-version v1.37.2');
+    expect(held.code).toBe(1);
+    expect(held.stderr).toContain('failed to pull image registry.k8s.io/kube-apiserver:v1.37.2: output: E0000 the registry does not serve registry.k8s.io/kube-apiserver:v1.37.2 to this machine yet');
+    // the worker is not named: its pulls go on
+    expect((await sh(worker, 'sudo kubeadm config images pull --kubernetes-version v1.37.2')).code).toBe(0);
+    const manifest = '/etc/kubernetes/manifests/kube-apiserver.yaml';
+    await must(master, `sudo mv ${manifest} /root/`);
+    await until('the API server stopped', async () => ((await serverVersion()) === undefined ? true : undefined), 20_000);
+    await must(master, `sudo mv /root/kube-apiserver.yaml ${manifest}`);
+    const pod = await until('the pod in ImagePullBackOff', async () => {
+      const p = (await admin(sim, 'GET', `/servers/${master.id}/kube`)).body.pods.find((x: { name: string }) => x.name === 'kube-apiserver');
+      return p?.state === 'ImagePullBackOff' ? p : undefined;
+    }, 20_000);
+    expect(pod.error).toContain('the registry does not serve');
+    expect((await admin(sim, 'DELETE', `/faults/${fault.body.id}`)).status).toBe(204);
+    expect(await until('the API back', serverVersion, 30_000)).toBe('v1.37.2');
+    const pulled = await must(master, 'sudo kubeadm config images pull --kubernetes-version v1.37.2');
+    expect(pulled.stdout).toContain('[config/images] Pulled registry.k8s.io/kube-apiserver:v1.37.2');
+  });
 });
 
 describe('vimsim Kubernetes HA upgrade v1.36.3 → v1.37.2 (stacked etcd, kubeadm upgrade node on the other masters)', () => {

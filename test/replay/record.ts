@@ -68,6 +68,8 @@ export function classify(history: History): [string, History][] {
   if (coordinationTimer(events) >= 0) features.add('coordwait');
   // a master replaced in a running control plane (its etcd member removed)
   if (events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'removeEtcdMemberOf')) features.add('etcd-member-removed');
+  // a Magnum install that waited for its control-plane images (status_reason said so)
+  if (events.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'recordClusterWait')) features.add('images-waited');
   const last = events[events.length - 1];
   if (!isClosed(last)) features.add('open');
   const out: [string, History][] = [[[type, ...[...features].sort()].join('-'), history]];

@@ -135,8 +135,8 @@ export async function healthLoopEnd(clusterId: string): Promise<{ status: string
 
 /** A fault of the simulated cloud (vimsim/README.md), hitting the next `times` matching operations; Heat reports it. */
 export interface CloudFault {
-  target: 'server' | 'port' | 'volume';
-  operation: 'create' | 'delete' | 'rebuild';
+  target: 'server' | 'port' | 'volume' | 'image';
+  operation: 'create' | 'delete' | 'rebuild' | 'pull';
   mode: 'fail' | 'hang';
   message?: string;
   /** The HTTP status a failing port create answers (Neutron's 409 by default; a 400 Heat does not retry). */

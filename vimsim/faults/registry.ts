@@ -3,14 +3,17 @@
  * operations of a kind on resources whose name matches fail or hang.
  * `match` is a substring of the resource name, or /regex/flags.
  * Removing a fault releases what its hang holds (listeners do that).
+ * An image pull fault (target image, operation pull, mode hang) holds every
+ * image pull of the machines (servers) whose name matches while it exists,
+ * as a registry that does not serve them yet would.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 export const FaultSpec = z
   .object({
-    target: z.enum(['server', 'port', 'volume']),
-    operation: z.enum(['create', 'delete', 'rebuild']),
+    target: z.enum(['server', 'port', 'volume', 'image']),
+    operation: z.enum(['create', 'delete', 'rebuild', 'pull']),
     mode: z.enum(['fail', 'hang']),
     message: z.string().min(1).max(1000).optional(),
     code: z.number().int().min(400).max(599).optional(),
@@ -22,6 +25,8 @@ export const FaultSpec = z
     if (f.operation === 'rebuild' && f.target !== 'server') ctx.addIssue({ code: 'custom', message: 'only servers are rebuilt', path: ['operation'] });
     // Neutron answers port requests at once: there is nothing to hold.
     if (f.target === 'port' && f.mode === 'hang') ctx.addIssue({ code: 'custom', message: 'port operations are synchronous: only mode fail', path: ['mode'] });
+    if ((f.target === 'image') !== (f.operation === 'pull')) ctx.addIssue({ code: 'custom', message: 'images are pulled, and pulled is only what images are', path: ['operation'] });
+    if (f.target === 'image' && f.mode !== 'hang') ctx.addIssue({ code: 'custom', message: 'an image pull fault holds pulls until it is removed: only mode hang', path: ['mode'] });
   });
 export type FaultSpec = z.infer<typeof FaultSpec>;
 
@@ -72,6 +77,11 @@ export class Faults {
 
   onRemoved(listener: (fault: Fault) => void): void {
     this.removedListeners.push(listener);
+  }
+
+  /** A hang fault holding this operation while it exists (not used up: image pulls). */
+  holds(target: Fault['target'], operation: Fault['operation'], name: string): boolean {
+    return this.faults.some((f) => f.target === target && f.operation === operation && f.mode === 'hang' && f.test(name));
   }
 
   /** The fault hitting this operation now, used up once; undefined when none applies. */

@@ -40,7 +40,21 @@ export interface CloudView {
   serverState(serverId: string): 'up' | 'stopped' | 'gone';
   /** The server's flavor, for the Node's capacity. */
   flavorOf(serverId: string): { vcpus: number; ramMb: number; diskGb: number } | undefined;
+  /** An image pull fault holds this server's pulls (the admin API's faults, matched on the server's name). */
+  pullHeld?(serverId: string): boolean;
 }
+
+const RELEASED_WITH_APISERVER = new Set(['kube-controller-manager', 'kube-scheduler', 'kube-proxy']);
+
+/** Where a static pod's program comes from: a binary to run, or why there is none. */
+export type ImageState =
+  | { binary: string }
+  /** Not pullable yet: a pull fault holds it, or its binary is still being built (the toolchain builds after the simulator started). */
+  | { pulling: string }
+  /** No binary was built for this tag: the image does not exist (ErrImagePull NotFound). */
+  | { notFound: true }
+  /** The simulator was given no binary for this program at all. */
+  | { notSimulated: true };
 
 export class KubeRuntime {
   private readonly nodes = new Map<string, KubeNode>();
@@ -61,18 +75,21 @@ export class KubeRuntime {
     fs.mkdirSync(this.settings.dir, { recursive: true, mode: 0o700 });
   }
 
-  /** The binary a static pod runs, or why there is none ('no binary': no toolchain; 'no image': its tag is not built). */
-  binaryFor(program: string, image: string): string | 'no binary' | 'no image' {
+  /** The binary a static pod's image runs on server `serverId`, or why there is none. */
+  imageState(program: string, image: string, serverId: string): ImageState {
+    if (this.cloud.pullHeld?.(serverId)) return { pulling: `the registry does not serve ${image} to this machine yet (an image pull fault holds its pulls)` };
+    if (RELEASED_WITH_APISERVER.has(program)) program = 'kube-apiserver'; // one release, one tag: there when its kube-apiserver is
     let bin = program === 'etcd' ? this.settings.etcdBin : undefined;
     if (program === 'kube-apiserver') {
       const byVersion = this.settings.apiserverBins ?? {};
       if (Object.keys(byVersion).length === 0) bin = this.settings.apiserverBin;
       else {
         bin = byVersion[image.slice(image.lastIndexOf(':') + 1)];
-        if (!bin) return 'no image';
+        if (!bin) return { notFound: true };
       }
     }
-    return bin && fs.existsSync(bin) ? bin : 'no binary';
+    if (!bin) return { notSimulated: true };
+    return fs.existsSync(bin) ? { binary: bin } : { pulling: `${image} is not on this host yet: the simulator's Kubernetes toolchain is still being built (${path.basename(bin)})` };
   }
 
   /** The host's Kubernetes side, made on first use. */

@@ -41,6 +41,9 @@ interface Pod {
 }
 
 const MAX_BACKOFF_FACTOR = 16;
+
+/** containerd's answer for a tag the registry does not have. */
+export const notFound = (image: string) => `rpc error: code = NotFound desc = failed to pull and unpack image "${image}": failed to resolve reference "${image}": ${image}: not found`;
 const ROOT = { name: 'root', uid: 0, home: '/root' };
 
 export class StaticPods {
@@ -99,21 +102,28 @@ export class StaticPods {
   private startPod(spec: StaticPodSpec, restarts: number): void {
     const pod: Pod = { spec, hash: hashOf(spec), restarts, startedAt: new Date().toISOString() };
     this.pods.set(spec.name, pod);
+    const image = this.node.runtime.imageState(spec.program, spec.image, this.node.host.serverId);
+    if ('pulling' in image) {
+      // not pullable yet: the kubelet backs off and pulls again (ImagePullBackOff), until it comes
+      pod.pullError = `Failed to pull image "${spec.image}": ${image.pulling}`;
+      pod.error = pod.pullError;
+      this.scheduleRestart(pod);
+      return;
+    }
     const factory = this.components[spec.program];
     if (factory) {
       pod.component = factory(this.node, flagsOf(spec.argv));
       pod.component.start();
       return;
     }
-    const binary = this.node.runtime.binaryFor(spec.program, spec.image);
-    if (binary === 'no image') {
+    if ('notFound' in image) {
       // a tag no binary was built for: containerd cannot pull it, the kubelet backs off (ImagePullBackOff)
-      pod.pullError = `Failed to pull image "${spec.image}": rpc error: code = NotFound desc = failed to pull and unpack image "${spec.image}": failed to resolve reference "${spec.image}": ${spec.image}: not found`;
+      pod.pullError = `Failed to pull image "${spec.image}": ${notFound(spec.image)}`;
       pod.error = pod.pullError;
       this.node.log.warn({ server: this.node.host.serverId, pod: spec.name, error: pod.error }, 'static pod image not pulled');
       return;
     }
-    if (binary === 'no binary') {
+    if ('notSimulated' in image) {
       // an image this simulator cannot run: the pod stays "running" doing nothing, as a sleeping container would
       pod.error = spec.program === 'etcd' || spec.program === 'kube-apiserver'
         ? `no ${spec.program} binary: the simulator was started without the Kubernetes toolchain (VIMSIM_KUBE_APISERVER / VIMSIM_ETCD)`
@@ -121,6 +131,7 @@ export class StaticPods {
       this.node.log.warn({ server: this.node.host.serverId, pod: spec.name, error: pod.error }, 'static pod not run');
       return;
     }
+    const binary = image.binary;
     const dir = this.node.privateDir();
     if (spec.program === 'etcd') this.alignEtcdData(spec, dir);
     const prepared = prepareProcess(spec, binary, this.node.host.fs, this.node.host.address, dir);

@@ -7,7 +7,7 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { NodeRef } from '../../../cluster/activities/types';
 import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../../../engine/contracts';
-import { addWorkers, installCluster, installNode, joinControlPlane } from '../../../cluster/workflows/engine';
+import { addWorkers, installCluster, installNode, joinControlPlane, type WaitNote } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
 /** Store and Heat calls: short, retried; a refusal that a retry cannot fix is non-retryable. */
@@ -99,10 +99,13 @@ export async function withDeadline<T>(deadline: number, what: string, timeoutTex
   }
 }
 
+/** Magnum shows no step: what the install waits for goes to status_reason while it lasts. */
+const waitNoteOf = (clusterId: string): WaitNote => (what) => magnum.recordClusterWait({ clusterId, statusReason: what });
+
 /** Kubernetes on the nodes of a new cluster: every node installed, kubeadm init, the others joined, health watched. */
 export async function installOnNodes(clusterId: string): Promise<NodeRef[]> {
   const { nodes, apiLb } = await magnum.syncMagnumNodes({ clusterId });
-  await installCluster(clusterId, nodes, apiLb ? { loadBalancerVip: apiLb } : undefined);
+  await installCluster(clusterId, nodes, apiLb ? { loadBalancerVip: apiLb } : undefined, waitNoteOf(clusterId));
   await magnum.labelMagnumNodes({ clusterId });
   return nodes;
 }
@@ -116,7 +119,7 @@ export async function joinNewNodes(clusterId: string): Promise<void> {
   const { nodes } = await magnum.syncMagnumNodes({ clusterId });
   for (const m of nodes.filter((n) => n.joinState !== 'joined' && n.role === 'master')) {
     await installNode(clusterId, m);
-    await joinControlPlane(clusterId, m);
+    await joinControlPlane(clusterId, m, waitNoteOf(clusterId));
   }
   await addWorkers(clusterId, nodes.filter((n) => n.joinState !== 'joined' && n.role !== 'master'));
   await magnum.labelMagnumNodes({ clusterId });

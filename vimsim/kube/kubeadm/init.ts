@@ -21,6 +21,7 @@ import { bootstrapTokenPhase, clusterInfoKubeconfig, markControlPlane, randomTok
 import { certsPhase, kubeconfigPhase, KUBERNETES_DIR, loadCa, PhaseError } from './certs';
 import { clusterConfigYaml, effective, K8S_VERSION, type Effective, type KubeadmConfigFile } from './config';
 import { controlPlanePhase, etcdPhase, kubeletConfig, kubeletFlags, writeKubeletFiles } from './manifests';
+import { controlPlaneImages, imagePullCheck } from './images';
 import { initChecks, runChecks } from './preflight';
 import { newCertificateKey, uploadCerts } from './upload-certs';
 
@@ -126,6 +127,7 @@ export async function kubeadmInit(io: KubeadmIo, file: KubeadmConfigFile, flags:
     io.out('[preflight] Pulling images required for setting up a Kubernetes cluster');
     io.out('[preflight] This might take a minute or two, depending on the speed of your internet connection');
     io.out("[preflight] You can also perform this action beforehand using 'kubeadm config images pull'");
+    await runChecks([imagePullCheck(io.host, controlPlaneImages(e.cluster.imageRepository, e.cluster.kubernetesVersion ?? K8S_VERSION))], [...e.init.nodeRegistration.ignorePreflightErrors, ...flags.ignore], io.err);
   }
   await certsPhase(io.host.fs, e, io.out);
   await kubeconfigPhase(io.host.fs, e, io.out);

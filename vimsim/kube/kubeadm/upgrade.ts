@@ -22,6 +22,7 @@ import { KUBELET_CONFIG } from '../node';
 import { hostResolver } from '../resolve';
 import { KUBERNETES_DIR, PhaseError } from './certs';
 import type { KubeadmIo } from './init';
+import { imagePullCheck } from './images';
 import { runChecks } from './preflight';
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
@@ -102,15 +103,7 @@ async function pullImages(io: KubeadmIo, repo: string, target: Version, ignore: 
   io.out('[upgrade/preflight] Pulling images required for setting up a Kubernetes cluster');
   io.out('[upgrade/preflight] This might take a minute or two, depending on the speed of your internet connection');
   io.out("[upgrade/preflight] You can also perform this action beforehand using 'kubeadm config images pull'");
-  const pullable = io.host.kube?.runtime.binaryFor('kube-apiserver', `${repo}/kube-apiserver:${target.text}`) !== 'no image';
-  await runChecks([async () => ({
-    name: 'ImagePull',
-    warnings: [],
-    errors: pullable ? [] : CONTROL_PLANE.map((c) => {
-      const image = `${repo}/${c}:${target.text}`;
-      return `failed to pull image ${image}: failed to pull image ${image}: rpc error: code = NotFound desc = failed to pull and unpack image "${image}": failed to resolve reference "${image}": ${image}: not found`;
-    }),
-  })], ignore, io.err);
+  await runChecks([imagePullCheck(io.host, CONTROL_PLANE.map((c) => `${repo}/${c}:${target.text}`))], ignore, io.err);
 }
 
 /** kubeadm's version policy (phases/upgrade/policy.go): mandatory errors, then those --force skips. */

@@ -8,6 +8,7 @@
 import { ConfigError, defaultCluster, readConfigFile, parseConfigText, type KubeadmConfigFile } from '../../kube/kubeadm/config';
 import { PhaseError } from '../../kube/kubeadm/certs';
 import { initPhase, kubeadmInit, type KubeadmIo } from '../../kube/kubeadm/init';
+import { controlPlaneImages, pullError } from '../../kube/kubeadm/images';
 import { kubeadmJoin } from '../../kube/kubeadm/join';
 import { kubeadmReset } from '../../kube/kubeadm/reset';
 import { randomToken } from '../../kube/kubeadm/bootstrap';
@@ -173,9 +174,13 @@ async function kubeadm(ctx: CommandContext): Promise<number> {
       }
       case 'config': {
         if (rest[0] === 'images' && (rest[1] === 'list' || rest[1] === 'pull')) {
-          const v = version(ctx);
-          const images = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kube-proxy'].map((n) => `registry.k8s.io/${n}:${v}`).concat(['registry.k8s.io/coredns/coredns:v1.12.1', 'registry.k8s.io/pause:3.10.1', 'registry.k8s.io/etcd:3.6.5-0']);
-          for (const i of images) kio.out(rest[1] === 'pull' ? `[config/images] Pulled ${i}` : i);
+          const images = controlPlaneImages('registry.k8s.io', value(p, 'kubernetes-version') ?? version(ctx));
+          for (const i of images) {
+            if (rest[1] === 'list') { kio.out(i); continue; }
+            const error = pullError(ctx.sh.host, i);
+            if (error) throw new Error(error); // kubeadm stops at the first image it cannot pull
+            kio.out(`[config/images] Pulled ${i}`);
+          }
           return 0;
         }
         throw new Error(`unknown command "${rest.join(' ')}" for "kubeadm config"`);

@@ -41,6 +41,17 @@ function namedGroups(reason: string, groups: NodegroupRow[], nodes: { name: stri
 export function statusActivities(deps: ActivityDeps) {
   const { db, cfg, log } = deps;
   return {
+    /** While the operation runs, what it waits for (status_reason; '' clears it). Fenced like the status; a no-op once it ended. */
+    async recordClusterWait({ clusterId, statusReason }: { clusterId: string; statusReason: string }): Promise<void> {
+      const operationId = Context.current().info.workflowExecution?.workflowId ?? '';
+      await writeFenced(db, clusterId, operationId, async ({ db: tx, t }, c) => {
+        if (!c.status.endsWith('_IN_PROGRESS')) return;
+        const healing = typeof c.opParams.autoHealing === 'string' ? c.opParams.autoHealing : null;
+        const reason = statusReason ? redactString(statusReason).slice(0, 4000) : healing;
+        await tx.update(t.magnumClusters).set({ statusReason: reason, updatedAt: new Date().toISOString() }).where(eq(t.magnumClusters.id, clusterId));
+      });
+    },
+
     async recordClusterStatus({ clusterId, status, statusReason }: ClusterStatusRecord): Promise<void> {
       const operationId = Context.current().info.workflowExecution?.workflowId ?? '';
       const reason = statusReason ? redactString(statusReason).slice(0, 4000) : null;
