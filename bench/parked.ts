@@ -1,7 +1,7 @@
 /**
  * Worker memory with parked ops: `npm run bench:parked -- [M]` (M default
  * 1000 or BENCH_PARKED). Starts the product as users do (the worker bundles
- * its workflows itself, WORKER_MAX_CACHED_WORKFLOWS at its default unless set),
+ * its workflows itself; WORKER_MAX_CACHED_WORKFLOWS passed on when set),
  * measures the worker idle, then parks M change_vnfpkg ops on an EM that holds
  * their coordinations (Retry-After 30 s), and releases them: every op must
  * complete, its evicted workflow runs replayed when they wake. Writes
@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { DEFAULT_MAX_CACHED_WORKFLOWS } from '../common/config';
 import { startEm } from '../em/server';
 import { Api } from './api';
 import { rssMiB } from './procs';
@@ -29,7 +28,7 @@ async function main(): Promise<void> {
   const m = Number(process.argv[2] ?? process.env.BENCH_PARKED ?? 1000);
   if (!Number.isInteger(m) || m < 1) throw new Error('usage: bench/parked.ts [M>=1]');
   delete process.env.WORKFLOW_BUNDLE; // the worker as `npm start` runs it
-  const cache = process.env.WORKER_MAX_CACHED_WORKFLOWS || String(DEFAULT_MAX_CACHED_WORKFLOWS);
+  const cache = process.env.WORKER_MAX_CACHED_WORKFLOWS || 'the SDK default';
   Runtime.install({ logger: new DefaultLogger('WARN') });
   process.env.EM_LOG_LEVEL ??= 'warn';
   const loadAtStart = load();
@@ -49,7 +48,7 @@ async function main(): Promise<void> {
     const result = {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadavg: { start: loadAtStart, end: load() } },
-      settings: { parked: m, workerMaxCachedWorkflows: Number(cache), em: 'hang, Retry-After 30 s, then CONTINUE' },
+      settings: { parked: m, workerMaxCachedWorkflows: cache, em: 'hang, Retry-After 30 s, then CONTINUE' },
       idleRssMiB: idle,
       parked,
       /** What parking added to the worker (parked minus before the change_vnfpkg ops), and its peak while they completed. */

@@ -14,12 +14,6 @@ import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-st
 import { resourceTypesFromSetting } from '../infra/hot/resource-policy';
 
 /** A non-negative integer from the environment, or the default when unset. */
-/**
- * The worker's workflow cache, in runs: a busy worker's working set (an op is 1-3 runs: op, chunk, VNFC or node) fits,
- * while 1,000 ops parked on coordination (3,000 runs) no longer cost ~0.8 GiB (docs/benchmarks.md, "Parked ops").
- */
-export const DEFAULT_MAX_CACHED_WORKFLOWS = 250;
-
 export function intFromEnv(name: string, dflt: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return dflt;
@@ -161,8 +155,8 @@ export interface Config {
   /** Ports of its instance's VNFC addresses a package script may connect to, and the operator's extra host:port endpoints. */
   scriptsVnfcPorts: number[];
   scriptsAllow: { host: string; port: number }[];
-  /** Workflow runs the worker keeps cached (sticky); the least recently used beyond it are evicted and replayed when they wake. */
-  maxCachedWorkflows: number;
+  /** Workflow runs the worker keeps cached (sticky; undefined = the SDK's default, from the heap size); beyond it the least recently used are evicted and replayed when they wake. */
+  maxCachedWorkflows?: number;
   /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
   workflowBundlePath?: string;
   /** Where package content (uploaded zips, the files of onboarded packages) lives: the product's database, or packageStoreDir. */
@@ -336,7 +330,7 @@ export function loadConfig(): Config {
     scriptsTmpBytes: intFromEnv('SCRIPTS_TMP_MB', 256) * 1024 * 1024,
     scriptsVnfcPorts: portsFromSetting('SCRIPTS_VNFC_PORTS', process.env.SCRIPTS_VNFC_PORTS, [intFromEnv('MGMT_SSH_PORT', 22)]),
     scriptsAllow: endpointsFromSetting('SCRIPTS_ALLOW', process.env.SCRIPTS_ALLOW),
-    maxCachedWorkflows: intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', DEFAULT_MAX_CACHED_WORKFLOWS),
+    maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     ...packageStoreFromEnv(process.env, dataDir, databaseUrl),
     cluster: {

@@ -37,9 +37,9 @@ async function main() {
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',
-    // Ops parked on long waits (coordination, FAILED_TEMP) are evicted beyond this many runs and replayed when they wake:
-    // memory bounded by the setting, not by how many ops are parked.
-    maxCachedWorkflows: cfg.maxCachedWorkflows,
+    // A cap trades memory for replays: a run evicted while it waits is replayed when it wakes. Ops parked on coordination
+    // wake at every Retry-After, so a cap below the runs waking in turn replays on every wake (docs/benchmarks.md, "Parked ops").
+    ...(cfg.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: cfg.maxCachedWorkflows } : {}),
   });
   built?.remove(); // read by Worker.create
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());

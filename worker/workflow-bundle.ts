@@ -7,7 +7,7 @@
  *
  * A worker given no bundle builds its own in a child process (bundleInChild):
  * webpack's garbage would otherwise stay in the worker's heap for its whole
- * life (idle RSS 255 MiB instead of 185 MiB, docs/benchmarks.md).
+ * life (idle RSS about 255 MiB instead of 180-240 MiB, docs/benchmarks.md).
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
