@@ -129,6 +129,8 @@ export function kubeToolchainReady(): boolean {
   return missingBinaries(path.join(KUBE_TOOLS, 'bin')).length === 0 && Boolean(process.env.VIMSIM_ETCD || findOnPath('etcd'));
 }
 
+const PROGRESS_EVERY_MS = 60_000;
+
 /** A toolchain build running in a child process. */
 export interface BackgroundBuild {
   /** Resolves when the toolchain is there; rejects with the build's reason. */
@@ -148,17 +150,26 @@ export function buildKubeToolchainInBackground(log: (m: string) => void): Backgr
     cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });
   let tail = '';
+  let last = { line: '', at: Date.now() };
+  const since = () => `${Math.round((Date.now() - t0) / 1000)} s`;
   const lines = (chunk: Buffer, keep: boolean) => {
     for (const line of chunk.toString('utf8').split('\n').map((l) => l.trimEnd()).filter(Boolean)) {
-      log(`${line} (${Math.round((Date.now() - t0) / 1000)} s)`);
+      log(`${line} (${since()})`);
+      last = { line, at: Date.now() };
       if (keep) tail = `${tail}\n${line}`.slice(-3000);
     }
   };
+  // a compile is minutes without a line: say it is still going, once a minute
+  const alive = setInterval(() => {
+    if (Date.now() - last.at >= PROGRESS_EVERY_MS) log(`still at "${last.line.replace(/^\[[\d:]+\] /, '').slice(0, 80)}" (${since()})`);
+  }, PROGRESS_EVERY_MS);
+  alive.unref();
   child.stdout!.on('data', (c: Buffer) => lines(c, false));
   child.stderr!.on('data', (c: Buffer) => lines(c, true));
   const done = new Promise<KubeToolchain>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code, signal) => {
+      clearInterval(alive);
       if (code === 0) resolve(kubeToolchainPaths());
       else reject(new Error(`the Kubernetes toolchain build ended (${code ?? signal}): ${tail.trim().slice(-1000)}`));
     });
