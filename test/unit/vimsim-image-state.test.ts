@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { FaultSpec } from '../../vimsim/faults/registry';
 import { KubeRuntime } from '../../vimsim/kube/runtime';
 
 const IMAGE = 'registry.k8s.io/kube-apiserver:v1.37.2';
@@ -47,5 +48,18 @@ describe('simulated image pulls', () => {
     expect(r.imageState('kube-apiserver', IMAGE, 'srv-1')).toEqual({ pulling: expect.stringContaining('an image pull fault holds its pulls') });
     expect(r.imageState('coredns', 'registry.k8s.io/coredns/coredns:v1.12.1', 'srv-1')).toEqual({ pulling: expect.any(String) });
     expect(r.imageState('kube-apiserver', IMAGE, 'srv-2')).toEqual({ binary: path.join(dir, 'bin', 'kube-apiserver') });
+  });
+});
+
+describe('image pull faults', () => {
+  const issue = (spec: unknown) => {
+    const r = FaultSpec.safeParse(spec);
+    return r.success ? undefined : r.error.issues.map((i) => [i.path.join('.'), i.message]);
+  };
+  it('hold pulls (mode hang) of images only; anything else is refused naming the field', () => {
+    expect(issue({ target: 'image', operation: 'pull', mode: 'hang', match: 'k8s-master' })).toBeUndefined();
+    expect(issue({ target: 'image', operation: 'pull', mode: 'fail' })).toEqual([['mode', expect.stringContaining('only mode hang')]]);
+    expect(issue({ target: 'image', operation: 'create', mode: 'hang' })).toEqual([['operation', expect.stringContaining('operation pull goes with target image')]]);
+    expect(issue({ target: 'server', operation: 'pull', mode: 'hang' })).toEqual([['operation', expect.stringContaining('operation pull goes with target image')]]);
   });
 });

@@ -25,7 +25,7 @@ export const FaultSpec = z
     if (f.operation === 'rebuild' && f.target !== 'server') ctx.addIssue({ code: 'custom', message: 'only servers are rebuilt', path: ['operation'] });
     // Neutron answers port requests at once: there is nothing to hold.
     if (f.target === 'port' && f.mode === 'hang') ctx.addIssue({ code: 'custom', message: 'port operations are synchronous: only mode fail', path: ['mode'] });
-    if ((f.target === 'image') !== (f.operation === 'pull')) ctx.addIssue({ code: 'custom', message: 'images are pulled, and pulled is only what images are', path: ['operation'] });
+    if ((f.target === 'image') !== (f.operation === 'pull')) ctx.addIssue({ code: 'custom', message: 'operation pull goes with target image, and target image with operation pull', path: ['operation'] });
     if (f.target === 'image' && f.mode !== 'hang') ctx.addIssue({ code: 'custom', message: 'an image pull fault holds pulls until it is removed: only mode hang', path: ['mode'] });
   });
 export type FaultSpec = z.infer<typeof FaultSpec>;
