@@ -49,8 +49,10 @@ export type ServiceUserName = 'heat' | 'heat_domain_admin' | 'vimsim' | 'nfv' | 
 export type ServiceUsers = Record<ServiceUserName, ServiceUser>;
 const NAMES: ServiceUserName[] = ['heat', 'heat_domain_admin', 'vimsim', 'nfv', 'octavia'];
 
+/** Random base64url, never starting with '-' (a CLI would take `--os-password -x…` for an option). */
 function secret(bytes: number): string {
-  return crypto.randomBytes(bytes).toString('base64url');
+  const s = crypto.randomBytes(bytes).toString('base64url');
+  return s.startsWith('-') ? `x${s.slice(1)}` : s;
 }
 
 /** Reads (or creates, atomically and 0600) a small secret file. */

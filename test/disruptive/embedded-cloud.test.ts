@@ -19,9 +19,10 @@ const run = promisify(execFile);
 
 /** The stock CLI as the admin of the embedded Keystone (no OS_* of the caller's shell). */
 async function openstack(...args: string[]): Promise<any> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONWARNINGS: 'ignore' };
+  // the password in the environment: a generated one may start with '-', which the CLI would take for an option
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PYTHONWARNINGS: 'ignore', OS_PASSWORD: readState().adminPassword };
   const { stdout } = await run(path.join(VENV, 'bin', 'openstack'), [
-    '--os-auth-url', readState().keystoneUrl, '--os-username', 'admin', '--os-password', readState().adminPassword, '--os-project-name', 'admin',
+    '--os-auth-url', readState().keystoneUrl, '--os-username', 'admin', '--os-project-name', 'admin',
     '--os-user-domain-name', 'Default', '--os-project-domain-name', 'Default', '--os-identity-api-version', '3', ...args, '-f', 'json',
   ], { env, timeout: 60_000 });
   return JSON.parse(stdout);
