@@ -9,6 +9,22 @@ export class KeystoneError extends Error {
   }
 }
 
+/**
+ * fetch, again after 1, 2, 4 and 8 s when the connection itself failed (fetch's TypeError: refused or reset,
+ * as a loaded Keystone's gunicorn does at times). Every call here is safe to repeat: token issues, lookups,
+ * PUTs, and creates whose 409 ensure() reads as "already there".
+ */
+export async function fetchRetryingConnection(url: string, init: () => RequestInit, delaysMs = [1000, 2000, 4000, 8000]): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetch(url, init());
+    } catch (e) {
+      if ((e as Error)?.name !== 'TypeError' || attempt >= delaysMs.length) throw e; // by name: jest's realm has another TypeError
+      await new Promise((r) => setTimeout(r, delaysMs[attempt]));
+    }
+  }
+}
+
 export interface PasswordAuth {
   username: string;
   password: string;
@@ -26,12 +42,12 @@ export async function issueToken(authUrl: string, a: PasswordAuth): Promise<stri
     },
     ...(a.project ? { scope: { project: { name: a.project, domain: { id: 'default' } } } } : {}),
   };
-  const r = await fetch(`${authUrl}/auth/tokens?nocatalog`, {
+  const r = await fetchRetryingConnection(`${authUrl}/auth/tokens?nocatalog`, () => ({
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ auth }),
     signal: AbortSignal.timeout(30_000),
-  });
+  }));
   await r.arrayBuffer();
   const tok = r.headers.get('x-subject-token');
   if (r.status !== 201 || !tok) throw new KeystoneError(`token for ${a.username}: HTTP ${r.status}`, r.status);
@@ -51,12 +67,12 @@ export class KeystoneAdmin {
   }
 
   async req(method: string, path: string, body?: unknown, okStatuses: number[] = []): Promise<Json> {
-    const r = await fetch(`${this.authUrl}${path}`, {
+    const r = await fetchRetryingConnection(`${this.authUrl}${path}`, () => ({
       method,
       headers: { 'X-Auth-Token': this.token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(30_000),
-    });
+    }));
     const text = await r.text();
     if (!r.ok && !okStatuses.includes(r.status)) {
       // bodies of these calls never carry secrets back, but requests may: do not echo the request
