@@ -155,8 +155,8 @@ export interface Config {
   /** Ports of its instance's VNFC addresses a package script may connect to, and the operator's extra host:port endpoints. */
   scriptsVnfcPorts: number[];
   scriptsAllow: { host: string; port: number }[];
-  /** Workflow runs the worker keeps cached (sticky; undefined = the SDK's default, from the heap size); beyond it the least recently used are evicted and replayed when they wake. */
-  maxCachedWorkflows?: number;
+  /** Workflow runs the worker keeps cached (sticky); beyond it the least recently used are evicted and replayed when they next wake. */
+  maxCachedWorkflows: number;
   /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
   workflowBundlePath?: string;
   /** Where package content (uploaded zips, the files of onboarded packages) lives: the product's database, or packageStoreDir. */
@@ -330,7 +330,7 @@ export function loadConfig(): Config {
     scriptsTmpBytes: intFromEnv('SCRIPTS_TMP_MB', 256) * 1024 * 1024,
     scriptsVnfcPorts: portsFromSetting('SCRIPTS_VNFC_PORTS', process.env.SCRIPTS_VNFC_PORTS, [intFromEnv('MGMT_SSH_PORT', 22)]),
     scriptsAllow: endpointsFromSetting('SCRIPTS_ALLOW', process.env.SCRIPTS_ALLOW),
-    maxCachedWorkflows: process.env.WORKER_MAX_CACHED_WORKFLOWS ? intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 0) : undefined,
+    maxCachedWorkflows: intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 250),
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     ...packageStoreFromEnv(process.env, dataDir, databaseUrl),
     cluster: {

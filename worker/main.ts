@@ -1,5 +1,6 @@
 /**
- * The Temporal worker: runs every LCM workflow and activity on one task queue.
+ * The Temporal worker: runs every LCM workflow and activity on its task queue,
+ * and the long polling waits on the "-waits" queue beside it (workflows/task-queues.ts).
  * Stateless apart from the shared database; run as many as you like.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -11,6 +12,8 @@ import { createLogger } from '../common/log';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes, temporalConnectionSettings } from '../common/temporal';
 import { bundleInChild } from './workflow-bundle';
+import { waitsTaskQueue } from '../workflows/task-queues';
+import { intFromEnv } from '../common/config';
 
 async function main() {
   const cfg = loadConfig();
@@ -28,23 +31,33 @@ async function main() {
     .catch((e: Error) => { throw new Error(`cannot connect to Temporal at ${temporal.address} over ${temporal.security}: ${e.message}`, { cause: e }); });
   // A bundle built ahead starts the worker at once and is exactly the code that was tested; else bundle now, in a child.
   const built = cfg.workflowBundlePath ? undefined : await bundleInChild();
+  const activities = createActivities({ db, box, cfg, log });
   const worker = await Worker.create({
     connection,
     namespace: cfg.temporalNamespace,
     taskQueue: cfg.taskQueue,
     workflowBundle: { codePath: cfg.workflowBundlePath ?? built!.codePath },
-    activities: createActivities({ db, box, cfg, log }),
+    activities,
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',
-    // A cap trades memory for replays: a run evicted while it waits is replayed when it wakes. Ops parked on coordination
-    // wake at every Retry-After, so a cap below the runs waking in turn replays on every wake (docs/benchmarks.md, "Parked ops").
-    ...(cfg.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: cfg.maxCachedWorkflows } : {}),
+    // A cap trades memory for replays: a run evicted while it waits is replayed when it next wakes. A parked op waits on
+    // one activity of the waits queue and does not wake until it is decided (docs/benchmarks.md, "Worker memory with parked ops").
+    maxCachedWorkflows: cfg.maxCachedWorkflows,
   });
   built?.remove(); // read by Worker.create
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => worker.shutdown());
+  // Parked waits mostly sleep: many slots cost little, and they never hold the main queue's slots.
+  const waits = await Worker.create({
+    connection,
+    namespace: cfg.temporalNamespace,
+    taskQueue: waitsTaskQueue(cfg.taskQueue),
+    activities,
+    maxConcurrentActivityTaskExecutions: intFromEnv('WAIT_SLOTS', 5000),
+    maxHeartbeatThrottleInterval: '10s',
+  });
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { worker.shutdown(); waits.shutdown(); });
   log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security }, 'worker started');
-  await worker.run();
+  await Promise.all([worker.run(), waits.run()]);
   await connection.close();
   await db.close();
   log.info('worker stopped');

@@ -16,7 +16,7 @@ import { scriptChannelKeyFromEnv } from '../mgmt/script-channel';
 import { removeStaleScriptDirs } from '../mgmt/script-runner';
 import { sandboxFromEnv } from '../mgmt/script-sandbox';
 import { ProjectShare } from '../mgmt/script-share';
-import { scriptsTaskQueue } from '../workflows/scripts-queue';
+import { scriptsTaskQueue } from '../workflows/task-queues';
 
 async function main() {
   const cfg = loadConfig();

@@ -4,17 +4,20 @@
  * FAILED_TEMP for the operator. Errors that a retry cannot fix are
  * non-retryable ApplicationFailures raised by the activities themselves.
  */
-import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, type RetryPolicy } from '@temporalio/workflow';
 import type { LcmActivities } from '../activities';
+
+/** A few retries for transient failures of the systems outside. */
+export const OUTSIDE_RETRY: RetryPolicy = {
+  initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5,
+  // the outbound policy's refusals and caps (common/outbound.ts) will not change on a retry
+  nonRetryableErrorTypes: ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'],
+};
 
 export const acts = proxyActivities<LcmActivities>({
   startToCloseTimeout: '2m',
   heartbeatTimeout: '30s',
-  retry: {
-    initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 5,
-    // the outbound policy's refusals and caps (common/outbound.ts) will not change on a retry
-    nonRetryableErrorTypes: ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'],
-  },
+  retry: OUTSIDE_RETRY,
 });
 
 /** Reads and writes of our own database: retried until they succeed. */

@@ -7,7 +7,7 @@
 import { ActivityCancellationType, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import type { ScriptActivities } from '../activities/scripts';
 import type { ScriptOutcome } from '../mgmt/script-channel';
-import { scriptsTaskQueue } from './scripts-queue';
+import { scriptsTaskQueue } from './task-queues';
 
 export const SCRIPTS_PATCH = 'scripts-on-own-worker';
 /** From this patch on, a cancelled hook or script has stopped (its activity confirmed) before the workflow moves on. */

@@ -19,13 +19,14 @@ const changeBody = (extra: Record<string, unknown> = {}, param: (tag: string) =>
 const instantiated = (level?: string) => instantiatedOf(oldVnfd, level);
 const coordsOf = (opId: string) => em.coordinations().filter((c) => c.request.vnfLcmOpOccId === opId);
 
-/** A coordPost activity of this workflow has completed (its outcome is in the history, so no retry sends it again). */
-async function coordPostCompleted(workflowId: string): Promise<true | undefined> {
+/** The wait of this workflow has heartbeated the coordination's Location (a retry resumes it instead of POSTing again). */
+async function locationInHeartbeat(workflowId: string): Promise<true | undefined> {
   const client = await temporalClient();
   try {
-    const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-    const posts = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'coordPost').map((e) => Number(e.eventId)));
-    return events.some((e) => posts.has(Number(e.activityTaskCompletedEventAttributes?.scheduledEventId ?? -1))) ? true : undefined;
+    const pending = (await client.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? [];
+    const wait = pending.find((a) => a.activityType?.name === 'awaitCoordination');
+    const details = (wait?.heartbeatDetails?.payloads ?? []).map((p) => JSON.parse(Buffer.from(p.data ?? []).toString()));
+    return details.some((d) => typeof d?.location === 'string') ? true : undefined;
   } finally {
     await client.connection.close();
   }
@@ -42,9 +43,9 @@ test('kill -9 of the worker while parked on a 202 wait: it resumes, one coordina
   const id = await instantiated();
   em.setBehaviour({ mode: 'async', result: 'CONTINUE', delayMs: 8000, retryAfter: '2' });
   const opId = await changeVnfpkg(id, changeBody({}, (t) => vnfcParam(t, { timeout: 120 })));
-  // parked: the POST's 202 is in the first VNFC's workflow history. (Killed while the EM had the POST but its
-  // activity had not completed, the retry would POST again: SOL002 has no idempotency key, see the README.)
-  await eventually('first coordination accepted and recorded', () => coordPostCompleted(`${opId}/update-0-1/update-VDU1-0`), 60_000);
+  // parked: the POST's 202 is in the first VNFC's wait heartbeat. (Killed while the EM had the POST but before the
+  // heartbeat, the retry would POST again: SOL002 has no idempotency key, see the README.)
+  await eventually('first coordination accepted and heartbeated', () => locationInHeartbeat(`${opId}/update-0-1/update-VDU1-0`), 60_000);
   killWorker();
   await new Promise((r) => setTimeout(r, 1000));
   restartWorker();

@@ -27,6 +27,15 @@ const changeBody = (extra: Record<string, unknown> = {}, param: (tag: string) =>
 const instantiated = (level?: string) => instantiatedOf(oldVnfd, level);
 const coordsOf = (opId: string) => em.coordinations().filter((c) => c.request.vnfLcmOpOccId === opId);
 
+async function historyLength(workflowId: string): Promise<number> {
+  const client = await temporalClient();
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).historyLength;
+  } finally {
+    await client.connection.close();
+  }
+}
+
 /** Pins a host key for these VNFCs in the product's store, as a Mgmt Driver would have learned them. */
 const pinKeys = (vnfcIds: string[]) => withProductStore(async (store) => {
   for (const id of vnfcIds) await pinHostKey(store, id, 'SHA256:learned-before');
@@ -135,6 +144,11 @@ test('operator cancel during an async wait cancels the coordination on the EM ->
   const opId = await changeVnfpkg(id, changeBody());
   await eventually('coordination pending on the EM', async () => (coordsOf(opId).some((c) => c.state === 'PENDING') ? true : undefined));
   expect((await call('GET', `${V2}/vnf_lcm_op_occs/${opId}`)).body.currentStep).toMatch(/^coordinate VDU1-0/);
+  // Parked, the VNFC's run does not wake (so the worker may evict it): its history stays as it is while the EM is polled.
+  const parkedLength = await historyLength(`${opId}/update-0-1/update-VDU1-0`);
+  const gets = coordsOf(opId)[0].gets;
+  await eventually('the EM polled three more times', async () => (coordsOf(opId)[0].gets >= gets + 3 ? true : undefined), 20_000);
+  expect(await historyLength(`${opId}/update-0-1/update-VDU1-0`)).toBe(parkedLength);
   expect((await call('POST', `${V2}/vnf_lcm_op_occs/${opId}/cancel`, { cancelMode: 'GRACEFUL' }, H)).status).toBe(202);
   const op = await done(opId, ['FAILED_TEMP']);
   expect(op.error.detail).toMatch(/cancelled \(GRACEFUL\)/);

@@ -2,8 +2,8 @@
  * ChangeCurrentVnfPkg activities (RollingUpdate and BlueGreen): the plan
  * (which VNFCs, in which order, how each is coordinated; BlueGreen's layouts),
  * the stack update that puts a chosen set of VNFCs on the new package, the
- * switch of the instance's package, and the single coordination exchanges
- * (the workflow does the waiting).
+ * switch of the instance's package, and the coordination with the EM (the
+ * whole wait in one activity: coordination-wait.ts).
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { packageById, packageForVnfd } from '../../../common/db/repos/packages';
@@ -13,6 +13,7 @@ import { forgetHostKeys } from '../../../common/db/repos/host-keys';
 import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../../../coord/client';
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
 import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
+import { awaitDecision, type CoordExchanges } from './coordination-wait';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
 import { besideLayout, currentLayout, vnfcIndex, type VnfcLayout } from '../../../infra/hot';
 import { indexedName, vnfcTargets } from '../../../infra/hot/nfv-param';
@@ -114,6 +115,50 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
   const failure = (e: unknown) => {
     const err = e as { message: string; retryable?: boolean };
     return err.retryable === false ? ApplicationFailure.nonRetryable(err.message, 'CoordinationFailed') : e;
+  };
+
+  const exchanges: CoordExchanges<CoordArgs> = {
+    async post(a) {
+      const { opOccId, vnfcId } = a;
+      const { op, param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
+      if (!param?.endpoint) throw ApplicationFailure.nonRetryable(`no coordination endpoint for VNFC ${vnfcId}`, 'InvalidInput');
+      const started = new Date().toISOString();
+      let o: PostOutcome;
+      try {
+        o = await postCoordination(coordTarget(param), coordRequest(op, vnfcId, param));
+      } catch (e) {
+        throw failure(e);
+      }
+      if (o.kind === 'busy') {
+        await record(opOccId, 'rejectedLcmCoordinations', { coordinationActionName: COORDINATION_ACTION, rejectionTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
+      } else if (o.kind === 'async') {
+        await record(opOccId, 'lcmCoordinations', { id: o.location.split('/').pop(), coordinationActionName: COORDINATION_ACTION, startTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
+      } else {
+        await record(opOccId, 'lcmCoordinations', { id: o.coord.id, coordinationActionName: o.coord.coordinationActionName, startTime: started, endpointType: 'MGMT' });
+        await recordResult(opOccId, o.coord);
+      }
+      return redact(o);
+    },
+
+    async get(a) {
+      const { opOccId, vnfcId, location } = a;
+      const { param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
+      let o: GetOutcome;
+      try {
+        o = await getCoordination(coordTarget(param!), location);
+      } catch (e) {
+        throw failure(e);
+      }
+      if (o.kind === 'result') await recordResult(opOccId, o.coord);
+      return redact(o);
+    },
+
+    async cancel(a) {
+      const { opOccId, location } = a;
+      const { param } = await vnfcParam(opOccId, a.vnfcId, coordSide(a));
+      await cancelCoordination(coordTarget(param!), location);
+      await record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
+    },
   };
 
   return {
@@ -226,46 +271,15 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       });
     },
 
-    async coordPost(a: CoordArgs): Promise<PostOutcome> {
-      const { opOccId, vnfcId } = a;
-      const { op, param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
-      if (!param?.endpoint) throw ApplicationFailure.nonRetryable(`no coordination endpoint for VNFC ${vnfcId}`, 'InvalidInput');
-      const started = new Date().toISOString();
-      let o: PostOutcome;
-      try {
-        o = await postCoordination(coordTarget(param), coordRequest(op, vnfcId, param));
-      } catch (e) {
-        throw failure(e);
-      }
-      if (o.kind === 'busy') {
-        await record(opOccId, 'rejectedLcmCoordinations', { coordinationActionName: COORDINATION_ACTION, rejectionTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
-      } else if (o.kind === 'async') {
-        await record(opOccId, 'lcmCoordinations', { id: o.location.split('/').pop(), coordinationActionName: COORDINATION_ACTION, startTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
-      } else {
-        await record(opOccId, 'lcmCoordinations', { id: o.coord.id, coordinationActionName: o.coord.coordinationActionName, startTime: started, endpointType: 'MGMT' });
-        await recordResult(opOccId, o.coord);
-      }
-      return redact(o);
-    },
+    // The single exchanges, as activities: kept for histories from before the waits queue (COORD_WAIT_PATCH).
+    coordPost: exchanges.post,
+    coordGet: exchanges.get,
+    coordCancel: exchanges.cancel,
 
-    async coordGet(a: CoordArgs & { location: string }): Promise<GetOutcome> {
-      const { opOccId, vnfcId, location } = a;
-      const { param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
-      let o: GetOutcome;
-      try {
-        o = await getCoordination(coordTarget(param!), location);
-      } catch (e) {
-        throw failure(e);
-      }
-      if (o.kind === 'result') await recordResult(opOccId, o.coord);
-      return redact(o);
-    },
-
-    async coordCancel(a: CoordArgs & { location: string }): Promise<void> {
-      const { opOccId, location } = a;
-      const { param } = await vnfcParam(opOccId, a.vnfcId, coordSide(a));
-      await cancelCoordination(coordTarget(param!), location);
-      await record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
+    /** Runs on the waits queue: the whole wait for one VNFC's decision (coordination-wait.ts). */
+    async awaitCoordination(a: CoordArgs & { deadline: number; timeoutMs: number }): Promise<LcmCoord> {
+      const { deadline, timeoutMs, ...args } = a;
+      return redact(await awaitDecision(exchanges, args, deadline, timeoutMs));
     },
   };
 }

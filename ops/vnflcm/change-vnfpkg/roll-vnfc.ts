@@ -3,18 +3,34 @@
  * the Temporal UI, and the parent's history stays small at 1,000 VNFCs):
  * stack update that puts the rolling targets [newFrom, newTo) on the new
  * package -> wait UPDATE_COMPLETE -> coordinate this VNFC.
- * Coordination waits (Retry-After, 202 polling) are timers: nothing is held
- * while parked, and a worker crash resumes the same coordination.
+ * A coordination wait (Retry-After, 202 polling) is one heartbeating activity
+ * on the waits queue: the run does not wake while parked, so the worker may
+ * evict it, and a worker crash resumes the same coordination.
  */
-import { ApplicationFailure, CancellationScope, patched, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityCancellationType, ApplicationFailure, CancellationScope, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { LcmActivities } from '../../../activities';
+import type { LcmCoord } from '../../../coord/types';
 import type { CoordMode, CoordSide, RollingTarget } from './activities';
-import { acts, bookkeeping } from '../../../workflows/activities';
+import { acts, bookkeeping, OUTSIDE_RETRY } from '../../../workflows/activities';
 import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflows/scripts';
 import { waitForStack } from '../../../workflows/stack';
+import { waitsTaskQueue } from '../../../workflows/task-queues';
 
 /** A coordinate script may run long; it is killed at its own timeout. (Histories from before SCRIPTS_PATCH.) */
 const scriptActs = proxyActivities<LcmActivities>({ startToCloseTimeout: '25h', heartbeatTimeout: '1m', retry: { maximumAttempts: 1 } });
+
+/** From this patch on, the whole built-in coordination wait is one activity (coordination-wait.ts) instead of a timer per poll. */
+export const COORD_WAIT_PATCH = 'coordination-wait-as-one-activity';
+
+/** The waits queue's activity: it ends at the coordination's own timeout; a dead worker is noticed within 30 s. */
+const waits = (timeoutMs: number) => proxyActivities<LcmActivities>({
+  taskQueue: waitsTaskQueue(workflowInfo().taskQueue),
+  startToCloseTimeout: timeoutMs + 10 * 60_000,
+  heartbeatTimeout: '30s',
+  // a cancelled wait has cancelled its coordination on the EM before the op moves on
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: OUTSIDE_RETRY,
+});
 
 export interface RollVnfcInput {
   opOccId: string;
@@ -69,6 +85,11 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
     return;
   }
   const deadline = Date.now() + mode.timeoutMs;
+  if (patched(COORD_WAIT_PATCH)) {
+    const coord = await waits(mode.timeoutMs).awaitCoordination({ ...args, deadline, timeoutMs: mode.timeoutMs });
+    if (coord.coordinationResult !== 'CONTINUE') throw refused(coord, t);
+    return;
+  }
   let location: string | undefined;
   let decided = false;
   try {
@@ -77,8 +98,7 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
       if (o.kind === 'result') {
         decided = true;
         if (o.coord.coordinationResult === 'CONTINUE') return;
-        const why = o.coord.error ? `: ${JSON.stringify(o.coord.error)}` : '';
-        throw ApplicationFailure.nonRetryable(`coordination ${o.coord.id} of VNFC ${t.vnfcId} ended ${o.coord.coordinationResult}${why}`, 'CoordinationRefused');
+        throw refused(o.coord, t);
       }
       if (o.kind === 'async') location = o.location;
       const remaining = deadline - Date.now();
@@ -93,4 +113,10 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
       await CancellationScope.nonCancellable(() => acts.coordCancel({ ...args, location: where }));
     }
   }
+}
+
+/** ABORT or CANCELLED from the EM, with the EM's error when it gave one. */
+function refused(coord: LcmCoord, t: RollingTarget): ApplicationFailure {
+  const why = coord.error ? `: ${JSON.stringify(coord.error)}` : '';
+  return ApplicationFailure.nonRetryable(`coordination ${coord.id} of VNFC ${t.vnfcId} ended ${coord.coordinationResult}${why}`, 'CoordinationRefused');
 }
