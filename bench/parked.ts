@@ -4,7 +4,9 @@
  * its workflows itself; WORKER_MAX_CACHED_WORKFLOWS passed on when set),
  * measures the worker idle, then parks M change_vnfpkg ops on an EM that holds
  * their coordinations (Retry-After 30 s), and releases them: every op must
- * complete, its evicted workflow runs replayed when they wake. Writes
+ * complete, its evicted workflow runs replayed when they wake (each parked
+ * op is three runs: the op, its rolling chunk and the VNFC's, waiting on one
+ * activity of the waits queue). Writes
  * bench/results/parked-latest.json; see docs/benchmarks.md ("Parked ops").
  */
 import fs from 'node:fs';
@@ -12,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DEFAULT_MAX_CACHED_WORKFLOWS } from '../common/config';
 import { startEm } from '../em/server';
 import { Api } from './api';
 import { rssMiB } from './procs';
@@ -28,11 +31,11 @@ async function main(): Promise<void> {
   const m = Number(process.argv[2] ?? process.env.BENCH_PARKED ?? 1000);
   if (!Number.isInteger(m) || m < 1) throw new Error('usage: bench/parked.ts [M>=1]');
   delete process.env.WORKFLOW_BUNDLE; // the worker as `npm start` runs it
-  const cache = process.env.WORKER_MAX_CACHED_WORKFLOWS || 'the SDK default';
+  const cache = Number(process.env.WORKER_MAX_CACHED_WORKFLOWS || DEFAULT_MAX_CACHED_WORKFLOWS);
   Runtime.install({ logger: new DefaultLogger('WARN') });
   process.env.EM_LOG_LEVEL ??= 'warn';
   const loadAtStart = load();
-  log(`${m} parked ops, worker cache ${cache} runs; load average ${loadAtStart.join(' ')}; starting the product ...`);
+  log(`${m} parked ops, worker cache ${cache} runs, Heat sleep scale ${process.env.BENCH_HEAT_SLEEP_SCALE || 1}; load average ${loadAtStart.join(' ')}; starting the product ...`);
   const product = await startProduct();
   const em = await startEm({});
   let connection: Connection | undefined;
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
     const result = {
       date: new Date().toISOString(),
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version, loadavg: { start: loadAtStart, end: load() } },
-      settings: { parked: m, workerMaxCachedWorkflows: cache, em: 'hang, Retry-After 30 s, then CONTINUE' },
+      settings: { parked: m, workerMaxCachedWorkflows: cache, heatSleepScale: Number(process.env.BENCH_HEAT_SLEEP_SCALE || 1), em: 'hang, Retry-After 30 s, then CONTINUE' },
       idleRssMiB: idle,
       parked,
       /** What parking added to the worker (parked minus before the change_vnfpkg ops), and its peak while they completed. */

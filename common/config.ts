@@ -14,6 +14,9 @@ import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-st
 import { resourceTypesFromSetting } from '../infra/hot/resource-policy';
 
 /** A non-negative integer from the environment, or the default when unset. */
+/** Workflow runs a worker keeps cached by default: parked ops do not wake, so evicting them costs nothing (docs/benchmarks.md). */
+export const DEFAULT_MAX_CACHED_WORKFLOWS = 250;
+
 export function intFromEnv(name: string, dflt: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return dflt;
@@ -330,7 +333,7 @@ export function loadConfig(): Config {
     scriptsTmpBytes: intFromEnv('SCRIPTS_TMP_MB', 256) * 1024 * 1024,
     scriptsVnfcPorts: portsFromSetting('SCRIPTS_VNFC_PORTS', process.env.SCRIPTS_VNFC_PORTS, [intFromEnv('MGMT_SSH_PORT', 22)]),
     scriptsAllow: endpointsFromSetting('SCRIPTS_ALLOW', process.env.SCRIPTS_ALLOW),
-    maxCachedWorkflows: intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', 250),
+    maxCachedWorkflows: intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', DEFAULT_MAX_CACHED_WORKFLOWS),
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     ...packageStoreFromEnv(process.env, dataDir, databaseUrl),
     cluster: {
