@@ -38,6 +38,11 @@ function namedGroups(reason: string, groups: NodegroupRow[], nodes: { name: stri
   return [...names];
 }
 
+/** While an auto-healing replacement runs, its reason says why (Magnum shows no step otherwise). */
+function healingReason(c: { opParams: Record<string, unknown> }): string | null {
+  return typeof c.opParams.autoHealing === 'string' ? c.opParams.autoHealing : null;
+}
+
 export function statusActivities(deps: ActivityDeps) {
   const { db, cfg, log } = deps;
   return {
@@ -46,8 +51,7 @@ export function statusActivities(deps: ActivityDeps) {
       const operationId = Context.current().info.workflowExecution?.workflowId ?? '';
       await writeFenced(db, clusterId, operationId, async ({ db: tx, t }, c) => {
         if (!c.status.endsWith('_IN_PROGRESS')) return;
-        const healing = typeof c.opParams.autoHealing === 'string' ? c.opParams.autoHealing : null;
-        const reason = statusReason ? redactString(statusReason).slice(0, 4000) : healing;
+        const reason = statusReason ? redactString(statusReason).slice(0, 4000) : healingReason(c);
         await tx.update(t.magnumClusters).set({ statusReason: reason, updatedAt: new Date().toISOString() }).where(eq(t.magnumClusters.id, clusterId));
       });
     },
@@ -62,8 +66,7 @@ export function statusActivities(deps: ActivityDeps) {
       // the status and its CADF event in one transaction: a crash between them would lose the event once another operation fences this one off
       const cluster = await writeFenced(db, clusterId, operationId, async (q, c, groups) => {
         const { db: tx, t } = q;
-        // while an auto-healing replacement runs, its reason says why (Magnum shows no step otherwise)
-        const healing = status.endsWith('_IN_PROGRESS') && typeof c.opParams.autoHealing === 'string' ? c.opParams.autoHealing : null;
+        const healing = status.endsWith('_IN_PROGRESS') ? healingReason(c) : null;
         await tx.update(t.magnumClusters).set({ status: status as ClusterStatus, statusReason: reason ?? healing, updatedAt: now }).where(eq(t.magnumClusters.id, clusterId));
         const mine = groups.filter((g) => c.opNodegroups.includes(g.id));
         const ngStatus = status.replace(/^(CREATE|UPDATE|DELETE)_/, `${nodegroupAction(c.operation)}_`) as ClusterStatus;
