@@ -6,8 +6,8 @@
  * product made (template, files, parameters: GET .../template, /files,
  * /environment), so it is byte for byte what the product sends and needs no
  * copy of the product's template building. Waiting is the product's own
- * schedule (workflows/stack.ts waitForStack): a GET at once, then GETs
- * HEAT_POLL_MS apart, the interval x1.5 per poll up to 15 s.
+ * schedule (workflows/stack.ts waitForStack): a GET without outputs at once,
+ * then GETs HEAT_POLL_MS apart, the interval x1.5 per poll up to 15 s.
  */
 import crypto from 'node:crypto';
 import { HeatClient, StackTemplate } from '../infra/openstack/heat';
@@ -41,7 +41,7 @@ export function directHeat(admin: AdminLogin): DirectHeat {
   const wait = async (name: string, id: string, action: 'CREATE' | 'UPDATE', pollMs: number): Promise<number> => {
     let interval = pollMs;
     for (let polls = 1; ; polls++) {
-      const s = await heat.getStack(name, id);
+      const s = await heat.getStack(name, id, { outputs: false }); // as the product polls (StackDriver.status)
       if (!s) throw new Error(`stack ${name} is gone`);
       if (s.stack_status === `${action}_COMPLETE`) return polls;
       if (s.stack_status.endsWith('_FAILED')) throw new Error(`stack ${name} ${s.stack_status}: ${s.stack_status_reason}`);

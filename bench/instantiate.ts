@@ -25,6 +25,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Api } from './api';
 import { baselineOperation, withBaselineWorker } from './baseline';
 import { HeatDb, spread } from './heat-db';
+import { HeatRequests, perOp } from './heat-requests';
 import { directHeat, DirectHeat } from './heat-direct';
 import { historyStats, summarize } from './history';
 import { latencyInterleaved, LatencyResult, Operation, throughput, warmUp } from './measure';
@@ -119,13 +120,18 @@ async function main(): Promise<void> {
       const lat = await latencyInterleaved({ b: inst, c: heatOp, a: base }, RUNS, { b: bWarm, c: cWarm, a: aWarm });
       const cPollsLatency = [...cPolls];
       const meter = (names: Record<string, number | 'self'>) => () => cpuMeter(names);
+      const heatCalls = HeatRequests.ofProduct(product.dataDir);
       log(`(b) instantiate, concurrency ${CONCURRENCY}; load ${load().join(' ')}`);
       const bt = await throughput(inst, CONCURRENCY, meter({ ...pids, bench: 'self' }));
+      const bCalls = perOp(heatCalls.take(), CONCURRENCY);
+      log(`(b): ${bCalls.total} Heat API calls per instantiate ${JSON.stringify(bCalls.byKind)}`);
       log(`(c) Heat alone, concurrency ${HEAT_ALONE_CONCURRENCY}; load ${load().join(' ')}`);
       const ct = await throughput(heatOp, HEAT_ALONE_CONCURRENCY, meter({ ...pids, 'bench (client)': 'self' }));
+      const cCalls = perOp(heatCalls.take(), HEAT_ALONE_CONCURRENCY);
+      log(`(c): ${cCalls.total} Heat API calls per create ${JSON.stringify(cCalls.byKind)}`);
       log(`(a) ${n} no-op activities, concurrency ${CONCURRENCY}; load ${load().join(' ')}`);
       const at = await throughput(base, CONCURRENCY, meter({ temporal: pids.temporal, 'bench (worker)': 'self' }));
-      return { lat, bt, ct, at, cPollsLatency };
+      return { lat, bt, ct, at, cPollsLatency, heatCallsPerOp: { b: bCalls, c: cCalls } };
     });
     const rssAfter = rssAll({ ...pids, bench: 'self' });
     const loadAtEnd = load();
@@ -155,6 +161,7 @@ async function main(): Promise<void> {
       instantiate: { latency: strip(lat.b), throughput: strip2(bt), history: bHist },
       heatAlone: { latency: strip(lat.c), throughput: strip2(ct), pollsPerStack: run.cPollsLatency },
       heatOwnMs: heat,
+      heatCallsPerOp: run.heatCallsPerOp,
       ratios: {
         latencyMedian: ratio(lat.b.medianMs, lat.a.medianMs),
         latencyP90: ratio(lat.b.p90Ms, lat.a.p90Ms),

@@ -1,5 +1,6 @@
 /** The benchmark's result (as written to bench/results/latest.json) and its console report. */
 import type { HistorySummary } from './history';
+import type { HeatRequestCount } from './heat-requests';
 import type { LatencyResult, ThroughputResult } from './measure';
 
 type Latency = Omit<LatencyResult, 'workflowIds' | 'warmupIds'>;
@@ -17,6 +18,8 @@ export interface BenchResult {
   heatAlone: { latency: Latency; throughput: Throughput; pollsPerStack: number[] };
   /** Heat's own create time per stack (its first to last event), (b) the product's stacks, (c) the direct ones. */
   heatOwnMs: Record<'latency' | 'throughput', Record<'b' | 'c', HeatTimes | undefined>>;
+  /** Heat API requests per operation in the throughput runs, from Heat's log (bench/heat-requests.ts). */
+  heatCallsPerOp?: Record<'b' | 'c', HeatRequestCount>;
   ratios: {
     latencyMedian: number; latencyP90: number; throughput: number;
     vsHeat: { latencyMedian: number; latencyP90: number; throughput: number; perOpMedianAtConcurrency: number };
@@ -53,6 +56,7 @@ export function printReport(r: BenchResult): void {
   console.log();
   console.log(`Heat's own create time (stack IN_PROGRESS -> COMPLETE): c=1 (b) ${ht(r.heatOwnMs.latency.b)}; (c) ${ht(r.heatOwnMs.latency.c)}`);
   console.log(`                                                      c=${n} (b) ${ht(r.heatOwnMs.throughput.b)}; (c) ${ht(r.heatOwnMs.throughput.c)}`);
+  if (r.heatCallsPerOp) console.log(`Heat API calls per operation at c=${n}: (b) ${r.heatCallsPerOp.b.total}, (c) ${r.heatCallsPerOp.c.total}`);
   console.log(`(c) status GETs per stack at c=1: ${c.pollsPerStack.join(' ')}`);
   console.log(`RSS MiB before -> after: ${Object.keys(after).map((k) => `${k} ${before[k]} -> ${after[k]}`).join(', ')} (bench before the baseline worker ${r.memory.benchProcessRssMiB.beforeBaselineWorker})`);
   console.log(`c=1 histories, mean ms: (a) total ${a.history.meanTotalMs} = activities ${a.history.meanActivityMs} + timers ${a.history.meanTimerMs} + workflow tasks/dispatch ${a.history.meanOtherMs}`);
