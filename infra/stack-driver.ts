@@ -52,17 +52,19 @@ export class StackDriver {
     return s ? { id: s.id, name: ref.name, status: s.stack_status, reason: s.stack_status_reason } : null;
   }
 
-  /** Creates the stack unless one of that name exists; its id either way. `timeoutMins`: Heat's own deadline for the create. */
+  /**
+   * Creates the stack unless one of that name exists; its id either way. `timeoutMins`: Heat's own deadline for the create.
+   * Heat refuses a second live stack of a name in a project (409), so the create is asked first and the lookup
+   * (a stack list, dear for Heat) is made only when it says so: after a retry, or when a stack was left behind.
+   */
   async create(ref: StackRef, template: () => Promise<StackTemplate>, timeoutMins?: number): Promise<{ id: string; created: boolean }> {
     const heat = await this.heatOf(ref.vimId);
-    const existing = await heat.findStack(ref.name);
-    if (existing) return { id: existing.id, created: false };
     const spec = await template();
     try {
       return { id: (await heat.createStack(ref.name, spec, timeoutMins)).id, created: true };
     } catch (e) {
       if (e instanceof OpenStackHttpError && e.status === 409) {
-        const live = await heat.findStack(ref.name); // lost the race with an earlier attempt
+        const live = await heat.findStack(ref.name);
         if (live) return { id: live.id, created: false };
       }
       throw nonRetryable4xx(e);
