@@ -6,6 +6,7 @@
  * COMPLETED (`end: 'complete'`), the worker's RSS sampled every second.
  */
 import type { Client } from '@temporalio/client';
+import { HeatRequests, perOp, type HeatRequestCount } from './heat-requests';
 import type { Em } from '../em/server';
 import type { Api } from './api';
 import { cpuMeter, rssMiB } from './procs';
@@ -17,6 +18,8 @@ export interface ParkedResult {
   ops: number;
   instantiateSeconds: number;
   startSeconds: number;
+  /** Heat API requests per op (bench/heat-requests.ts). */
+  heatCallsPerOp: { instantiate: HeatRequestCount; untilParked: HeatRequestCount };
   /** POSTs to change_vnfpkg until the EM holds all M coordinations PENDING. */
   parkSeconds: number;
   workerRssMiB: { beforeOps: number; parked: number; perParkedOpKiB: number };
@@ -34,6 +37,9 @@ const PARK_TIMEOUT_S = 3600;
 const log = (m: string) => console.log(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}`);
 const sec = (t0: number) => Math.round((performance.now() - t0) / 100) / 10;
 
+/** Ops updating their stack at once while the others park. */
+const PARKING_AT_ONCE = 20;
+
 async function until(what: string, deadlineMs: number, check: () => Promise<boolean> | boolean): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (!(await check())) {
@@ -45,8 +51,11 @@ async function until(what: string, deadlineMs: number, check: () => Promise<bool
 export async function parkedOps(product: Product, api: Api, client: Client, em: Em, oldVnfd: string, newVnfd: string, m: number, endOps: 'cancel' | 'complete' = 'cancel'): Promise<ParkedResult> {
   log(`parked: instantiating ${m} instances (instantiation_level_1, 10 at a time)`);
   let t0 = performance.now();
+  const heatCalls = HeatRequests.ofProduct(product.dataDir);
   const ids = await pool(Array.from({ length: m }), 10, () => instantiated(api, client, oldVnfd, 'instantiation_level_1', 300_000).then((r) => r.id));
   const instantiateSeconds = sec(t0);
+  const instantiateCalls = perOp(heatCalls.take(), m);
+  log(`parked: ${instantiateCalls.total} Heat API calls per instantiate ${JSON.stringify(instantiateCalls.byKind)}`);
   await new Promise((r) => setTimeout(r, 2000));
   const worker = product.pids.worker;
   const temporal = product.pids.temporal;
@@ -57,14 +66,23 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   const cpu = cpuOf();
 
   em.setBehaviour({ mode: 'hang', retryAfter: '30' });
-  log(`parked: starting ${m} change_vnfpkg ops, EM hangs (Retry-After 30 s)`);
+  log(`parked: starting ${m} change_vnfpkg ops, ${PARKING_AT_ONCE} at a time, each until it is parked; EM hangs (Retry-After 30 s)`);
   t0 = performance.now();
-  const opIds = await pool(ids, 10, (id) => api.changeVnfpkg(id, changeBody(newVnfd, em.url, PARK_TIMEOUT_S)));
+  const parkedOn = () => new Set(em.coordinations().filter((c) => c.state === 'PENDING').map((c) => String(c.request.vnfLcmOpOccId)));
+  // Paced as operators roll a fleet: a thousand stack updates sent at once swamp the one Heat engine, and the ops
+  // still updating (not parked) are what the worker must keep awake.
+  const opIds = await pool(ids, PARKING_AT_ONCE, async (id) => {
+    const opId = await api.changeVnfpkg(id, changeBody(newVnfd, em.url, PARK_TIMEOUT_S));
+    await until(`op ${opId} parked on the EM`, 600_000, () => parkedOn().has(opId));
+    return opId;
+  });
   const startSeconds = sec(t0);
   const mine = new Set(opIds);
   const pending = () => em.coordinations().filter((c) => mine.has(String(c.request.vnfLcmOpOccId)) && c.state === 'PENDING').length;
-  await until(`${m} coordinations PENDING on the EM`, 600_000 + m * 600, () => pending() >= m);
+  await until(`${m} coordinations PENDING on the EM`, 600_000, () => pending() >= m);
   const parkSeconds = sec(t0);
+  const parkCalls = perOp(heatCalls.take(), m);
+  log(`parked: ${parkCalls.total} Heat API calls per change_vnfpkg op until parked ${JSON.stringify(parkCalls.byKind)}`);
   const parkCpuSeconds = cpu();
   await new Promise((r) => setTimeout(r, 5000)); // let the last workflow tasks complete
   const parked = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN, heat: rssMiB(heat) };
@@ -72,7 +90,7 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
 
   const end = endOps === 'cancel' ? { cancel: await cancelAll(api, em, opIds, mine) } : { complete: await completeAll(product, api, em, opIds, cpuOf) };
   return {
-    ops: m, instantiateSeconds, startSeconds, parkSeconds,
+    ops: m, instantiateSeconds, startSeconds, parkSeconds, heatCallsPerOp: { instantiate: instantiateCalls, untilParked: parkCalls },
     workerRssMiB: { beforeOps: before.worker, parked: parked.worker, perParkedOpKiB: Math.round(((parked.worker - before.worker) * 1024) / m) },
     temporalRssMiB: { beforeOps: before.temporal, parked: parked.temporal },
     heatRssMiB: { beforeOps: before.heat, parked: parked.heat }, parkCpuSeconds,

@@ -2,10 +2,10 @@
  * The whole coordination wait as one activity (ops/vnflcm/change-vnfpkg/coordination-wait.ts),
  * run in the SDK's mock activity context against the reference EM on 127.0.0.1: it heartbeats
  * the Location, a retry resumes from it without a second POST, and a cancel or the timeout
- * cancels the coordination on the EM.
+ * cancels the coordination on the EM; a worker shutting down does not.
  */
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/activity';
+import { ActivityCancellationDetails, ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { cancelCoordination, getCoordination, postCoordination, type CoordTarget } from '../../coord/client';
 import { awaitDecision, type CoordExchanges } from '../../ops/vnflcm/change-vnfpkg/coordination-wait';
 import { startEm, type Em } from '../../em/server';
@@ -78,6 +78,18 @@ test('an operator cancel ends it with CancelledFailure and cancels the coordinat
   env.cancel();
   expect(await running).toBeInstanceOf(CancelledFailure);
   expect(mine(a)).toMatchObject([{ posts: 1, cancelled: true }]);
+});
+
+test('a worker shutting down keeps the coordination on the EM, for the retry on another worker', async () => {
+  em.setBehaviour({ mode: 'hang', retryAfter: '1' });
+  const a = fresh();
+  const env = new MockActivityEnvironment();
+  const seen = locationsOf(env);
+  const running = env.run(awaitDecision, exchanges, a, Date.now() + 60_000, 60_000).catch((e) => e);
+  while (!seen.length) await new Promise((r) => setTimeout(r, 50));
+  env.cancel('WORKER_SHUTDOWN', new ActivityCancellationDetails({ workerShutdown: true }));
+  expect(await running).toBeInstanceOf(CancelledFailure);
+  expect(mine(a)).toMatchObject([{ posts: 1, cancelled: false, state: 'PENDING' }]);
 });
 
 test('the timeout: CoordinationTimeout (not retryable) and the coordination cancelled on the EM', async () => {

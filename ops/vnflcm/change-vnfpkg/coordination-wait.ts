@@ -42,8 +42,11 @@ export async function awaitDecision<A extends { vnfcId: string }>(x: CoordExchan
       if (Date.now() >= deadline) break;
     }
   } catch (e) {
-    // A retryable error (the EM briefly unreachable) keeps the coordination for the retry to resume.
-    const final = e instanceof CancelledFailure || (e instanceof ApplicationFailure && e.nonRetryable);
+    // Only the end of the wait cancels the coordination: an operator cancel or an error no retry mends. A worker
+    // shutting down (a restart, an upgrade) or a retryable error (the EM briefly unreachable) keeps it, for the
+    // retry to resume.
+    const cancelled = e instanceof CancelledFailure && ctx.cancellationDetails?.cancelRequested === true;
+    const final = cancelled || (e instanceof ApplicationFailure && e.nonRetryable);
     if (final && location) await x.cancel({ ...a, location }).catch(() => undefined);
     throw e;
   }
