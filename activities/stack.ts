@@ -65,9 +65,10 @@ export function stackActivities(deps: ActivityDeps) {
   };
 
   return {
-    async stackStatus({ vnfInstanceId }: { vnfInstanceId: string }): Promise<StackStatus | null> {
+    /** byId: the stack of the saved id only (before a create, whose 409 finds a stack of the name left unsaved). */
+    async stackStatus({ vnfInstanceId, byId }: { vnfInstanceId: string; byId?: boolean }): Promise<StackStatus | null> {
       const inst = await loadInstance(db, vnfInstanceId);
-      const s = await driver.status(refOf(inst));
+      const s = await driver.status(refOf(inst), { byId });
       if (!s) return null;
       if (s.id !== inst.stackId && s.status !== 'DELETE_COMPLETE') await saveStackId(vnfInstanceId, s.id);
       return s;

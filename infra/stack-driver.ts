@@ -38,17 +38,20 @@ export class StackDriver {
     return new StackDriver((vimId) => heatForVim(db, box, vimId));
   }
 
-  /** The live stack: by id, else by name (a stack deleted and made again has a new id). */
-  async find(ref: StackRef, opts: StackShow = {}): Promise<HeatStack | null> {
+  /**
+   * The live stack: by id, else by name (a stack deleted and made again has a new id). `byId` only: no lookup by
+   * name (a stack list, dear for Heat) when the id is unknown or its stack deleted.
+   */
+  async find(ref: StackRef, opts: StackShow & { byId?: boolean } = {}): Promise<HeatStack | null> {
     const heat = await this.heatOf(ref.vimId);
     let s = ref.id ? await heat.getStack(ref.name, ref.id, opts) : null;
-    if (!s || s.stack_status === 'DELETE_COMPLETE') s = (await heat.findStack(ref.name, opts)) ?? s;
+    if (!opts.byId && (!s || s.stack_status === 'DELETE_COMPLETE')) s = (await heat.findStack(ref.name, opts)) ?? s;
     return s;
   }
 
   /** The stack's status, as the workflows poll it: without its outputs. */
-  async status(ref: StackRef): Promise<StackStatus | null> {
-    const s = await this.find(ref, { outputs: false });
+  async status(ref: StackRef, o: { byId?: boolean } = {}): Promise<StackStatus | null> {
+    const s = await this.find(ref, { outputs: false, ...o });
     return s ? { id: s.id, name: ref.name, status: s.stack_status, reason: s.stack_status_reason } : null;
   }
 

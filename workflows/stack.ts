@@ -52,7 +52,8 @@ export async function waitForStack(vnfInstanceId: string, action: StackAction, p
 export async function createStack(opOccId: string, vnfInstanceId: string, poll: HeatPolling): Promise<void> {
   let createdHere = false;
   for (;;) {
-    const s = await acts.stackStatus({ vnfInstanceId });
+    // by the saved id only: a stack of the name whose id was never saved answers the create with a 409 (StackDriver.create)
+    const s = await acts.stackStatus({ vnfInstanceId, byId: true });
     if (!s || s.status === 'DELETE_COMPLETE') {
       await acts.createStack({ opOccId });
       createdHere = true;
