@@ -51,7 +51,7 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-bench-'));
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
-  const [temporalPort, vimsimPort, apiPort, keystonePort, heatPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [temporalPort, vimsimPort, apiPort, keystonePort, heatPort, octaviaPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   const heatSleepScale = Number(process.env.BENCH_HEAT_SLEEP_SCALE || '1');
   const temporalArgs = (process.env.BENCH_TEMPORAL_ARGS ?? '').split(/\s+/).filter(Boolean);
   const children: Child[] = [];
@@ -76,13 +76,13 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATA_DIR: dataDir, TEMPORAL_ADDRESS: temporal.address, API_PORT: String(apiPort), KEYSTONE_PORT: String(keystonePort),
-      HEAT_PORT: String(heatPort), VIMSIM_DELAY_MS: '0', VIMSIM_SSH_PORT: 'off', HEAT_POLL_MS: String(HEAT_POLL_MS), TASK_QUEUE, LOG_LEVEL: 'warn',
+      HEAT_PORT: String(heatPort), OCTAVIA_PORT: String(octaviaPort), VIMSIM_DELAY_MS: '0', VIMSIM_SSH_PORT: 'off', HEAT_POLL_MS: String(HEAT_POLL_MS), TASK_QUEUE, LOG_LEVEL: 'warn',
       QUOTA_INSTANCES: process.env.QUOTA_INSTANCES ?? '1000000', // a benchmark measures scale, not the per-project quota (100)
       ...(o.machines ? { VIMSIM_SSH_PORT: String(sshPort), MGMT_SSH_PORT: String(sshPort), SSH_CONNECT_DEADLINE_S: '60' } : {}),
     };
     delete env.OS_AUTH_URL;
     cloud = await startCloud({
-      dataDir, keystonePort, heatPort, vimsimPort, apiUrl: `http://127.0.0.1:${apiPort}`, heatSleepScale, env,
+      dataDir, keystonePort, heatPort, octaviaPort, vimsimPort, apiUrl: `http://127.0.0.1:${apiPort}`, heatSleepScale, env,
       kube: o.machines ? ensureKubeToolchain((m) => fs.appendFileSync(path.join(logDir, 'bench.log'), `${m}\n`)) : undefined,
       log: (m) => fs.appendFileSync(path.join(logDir, 'bench.log'), `${m}\n`),
       stdio: { simulator: fs.openSync(path.join(logDir, 'vimsim.log'), 'a') },

@@ -62,10 +62,10 @@ afterAll(() => {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nfv-start-'));
-  const [apiPort, temporalPort, uiPort, simPort, keystonePort, heatPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [apiPort, temporalPort, uiPort, simPort, keystonePort, heatPort, octaviaPort, sshPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   env = {
     ...process.env, DATA_DIR: dataDir, API_PORT: String(apiPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort),
-    VIMSIM_PORT: String(simPort), KEYSTONE_PORT: String(keystonePort), HEAT_PORT: String(heatPort), VIMSIM_SSH_PORT: String(sshPort),
+    VIMSIM_PORT: String(simPort), KEYSTONE_PORT: String(keystonePort), HEAT_PORT: String(heatPort), OCTAVIA_PORT: String(octaviaPort), VIMSIM_SSH_PORT: String(sshPort),
     HEAT_TASK_SLEEP_SCALE: '0.05', HEAT_POLL_MS: '200', HEAT_POLL_MAX_MS: '1000', VIMSIM_DELAY_MS: '100', LOG_LEVEL: 'warn',
   };
   delete env.TEMPORAL_ADDRESS;
