@@ -33,6 +33,16 @@ const locationsOf = (env: MockActivityEnvironment) => {
   return seen;
 };
 
+/** A wait started on a hanging EM, once its Location is in the heartbeat. */
+async function parkedWait(a: Args) {
+  em.setBehaviour({ mode: 'hang', retryAfter: '1' });
+  const env = new MockActivityEnvironment();
+  const seen = locationsOf(env);
+  const running = env.run(awaitDecision, exchanges, a, Date.now() + 60_000, 60_000).catch((e) => e);
+  while (!seen.length) await new Promise((r) => setTimeout(r, 50));
+  return { env, running, location: seen[0] };
+}
+
 beforeAll(async () => {
   em = await startEm({});
   target = { endpoint: em.url };
@@ -51,42 +61,30 @@ test('polls the Location after each Retry-After until decided, heartbeating the 
 });
 
 test('a retry resumes from the heartbeated Location: no second POST', async () => {
-  em.setBehaviour({ mode: 'hang', retryAfter: '1' });
   const a = fresh();
-  const first = new MockActivityEnvironment();
-  const seen = locationsOf(first);
-  const running = first.run(awaitDecision, exchanges, a, Date.now() + 60_000, 60_000).catch((e) => e);
-  while (!seen.length) await new Promise((r) => setTimeout(r, 50));
+  const first = await parkedWait(a);
   // the retry, as after a worker crash; the first attempt is then cancelled, which also ends it on the EM
-  const retry = new MockActivityEnvironment({ heartbeatDetails: { location: seen[0] }, attempt: 2 });
+  const retry = new MockActivityEnvironment({ heartbeatDetails: { location: first.location }, attempt: 2 });
   const resumed = retry.run(awaitDecision, exchanges, a, Date.now() + 60_000, 60_000) as Promise<LcmCoord>;
   await new Promise((r) => setTimeout(r, 1500));
   expect(em.decidePending('CONTINUE')).toBe(1);
   expect((await resumed).coordinationResult).toBe('CONTINUE');
   expect(mine(a)).toMatchObject([{ posts: 1, result: 'CONTINUE' }]);
-  first.cancel();
-  expect(await running).toBeDefined();
+  first.env.cancel();
+  expect(await first.running).toBeDefined();
 });
 
 test('an operator cancel ends it with CancelledFailure and cancels the coordination on the EM', async () => {
-  em.setBehaviour({ mode: 'hang', retryAfter: '1' });
   const a = fresh();
-  const env = new MockActivityEnvironment();
-  const seen = locationsOf(env);
-  const running = env.run(awaitDecision, exchanges, a, Date.now() + 60_000, 60_000).catch((e) => e);
-  while (!seen.length) await new Promise((r) => setTimeout(r, 50));
+  const { env, running } = await parkedWait(a);
   env.cancel();
   expect(await running).toBeInstanceOf(CancelledFailure);
   expect(mine(a)).toMatchObject([{ posts: 1, cancelled: true }]);
 });
 
 test('a worker shutting down keeps the coordination on the EM, for the retry on another worker', async () => {
-  em.setBehaviour({ mode: 'hang', retryAfter: '1' });
   const a = fresh();
-  const env = new MockActivityEnvironment();
-  const seen = locationsOf(env);
-  const running = env.run(awaitDecision, exchanges, a, Date.now() + 60_000, 60_000).catch((e) => e);
-  while (!seen.length) await new Promise((r) => setTimeout(r, 50));
+  const { env, running } = await parkedWait(a);
   env.cancel('WORKER_SHUTDOWN', new ActivityCancellationDetails({ workerShutdown: true }));
   expect(await running).toBeInstanceOf(CancelledFailure);
   expect(mine(a)).toMatchObject([{ posts: 1, cancelled: false, state: 'PENDING' }]);
