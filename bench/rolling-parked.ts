@@ -119,17 +119,19 @@ async function completeAll(product: Product, api: Api, em: Em, opIds: string[], 
   em.setBehaviour({ mode: 'sync', result: 'CONTINUE' });
   const t0 = performance.now();
   const cpu = cpuOf();
-  log(`parked: the EM decides CONTINUE on ${em.decidePending('CONTINUE')} coordinations`);
+  log(`parked: the EM decides CONTINUE, ${PARKING_AT_ONCE} ops at a time, each until it is COMPLETED (its last step is a full stack update)`);
   let peak = rssMiB(worker);
   const sampler = setInterval(() => { peak = Math.max(peak, rssMiB(worker)); }, 1000);
   let completed = 0;
   try {
-    await until(`${m} ops COMPLETED`, 600_000 + m * 1200, async () => {
-      const now = await states(api, opIds);
-      completed = now.filter((s) => s === 'COMPLETED').length;
-      const failed = now.filter((s) => s !== 'COMPLETED' && s !== 'PROCESSING').length;
-      if (failed) throw new Error(`${failed} ops ended otherwise than COMPLETED (${[...new Set(now)].join(', ')})`);
-      return completed === m;
+    await pool(opIds, PARKING_AT_ONCE, async (opId) => {
+      em.decidePending('CONTINUE', opId);
+      await until(`op ${opId} COMPLETED`, 600_000, async () => {
+        const state = String((await api.opOcc(opId)).operationState);
+        if (state !== 'COMPLETED' && state !== 'PROCESSING') throw new Error(`op ${opId} ended ${state}`);
+        return state === 'COMPLETED';
+      });
+      completed += 1;
     }).catch((e) => log(`parked: ${(e as Error).message} (${completed}/${m} COMPLETED)`));
   } finally {
     clearInterval(sampler);

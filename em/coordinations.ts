@@ -173,13 +173,13 @@ export class Coordinations {
     return { kind: 'cancelled' };
   }
 
-  /** Decides every coordination still PENDING (hang, or async not yet due) with `result`; returns how many. */
-  decidePending(result: 'CONTINUE' | 'ABORT'): number {
+  /** Decides every coordination still PENDING (hang, or async not yet due) with `result`, or those of one op occ; returns how many. */
+  decidePending(result: 'CONTINUE' | 'ABORT', vnfLcmOpOccId?: string): number {
     const now = this.now();
     let decided = 0;
     for (const c of this.byId.values()) {
       this.settle(c, now, false);
-      if (c.rec.state !== 'PENDING') continue;
+      if (c.rec.state !== 'PENDING' || (vnfLcmOpOccId !== undefined && c.rec.request.vnfLcmOpOccId !== vnfLcmOpOccId)) continue;
       Object.assign(c.rec, { state: 'DECIDED', result, decidedAt: iso(now) });
       decided += 1;
     }

@@ -93,8 +93,8 @@ export interface Em {
   setNotificationBehaviour(b: NotificationBehaviour): void;
   /** Validated (throws on an invalid behaviour); resets the busy counters. */
   setBehaviour(b: Behaviour): void;
-  /** Decides every coordination still pending (an EM operator releasing what it held); returns how many. */
-  decidePending(result: 'CONTINUE' | 'ABORT'): number;
+  /** Decides every coordination still pending, or one op occ's (an EM operator releasing what it held); returns how many. */
+  decidePending(result: 'CONTINUE' | 'ABORT', vnfLcmOpOccId?: string): number;
   close(): Promise<void>;
 }
 
@@ -391,7 +391,7 @@ export async function startEm(opts: EmOptions = {}, logger: Logger = defaultLogg
       current = BehaviourSchema.parse(b);
       store.resetCounters();
     },
-    decidePending: (result) => store.decidePending(result),
+    decidePending: (result, vnfLcmOpOccId) => store.decidePending(result, vnfLcmOpOccId),
     close() {
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
