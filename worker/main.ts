@@ -51,7 +51,7 @@ async function main() {
     connection,
     namespace: cfg.temporalNamespace,
     taskQueue: waitsTaskQueue(cfg.taskQueue),
-    activities,
+    activities: { awaitCoordination: activities.awaitCoordination },
     maxConcurrentActivityTaskExecutions: intFromEnv('WAIT_SLOTS', 5000),
     maxHeartbeatThrottleInterval: '10s',
   });
