@@ -69,6 +69,25 @@ def scale_task_sleep():
     stack_mod.time = shim
 
 
+def serialize_ast_parse():
+    """CPython 3.11 keeps the AST constructor's recursion depth in state that
+    all threads share (gh-106905): two threads parsing at once can fail one
+    of them with "SystemError: AST constructor recursion depth mismatch".
+    The engine's threads parse a sync point's keys with ast.literal_eval at
+    each resource check, and a check that fails so leaves its stack
+    IN_PROGRESS for good (seen with 20 stack updates at once). One lock
+    around ast.parse (which literal_eval calls) keeps parses apart."""
+    import ast
+    import threading
+    lock = threading.Lock()
+    parse = ast.parse
+
+    def serialized_parse(*args, **kwargs):
+        with lock:
+            return parse(*args, **kwargs)
+    ast.parse = serialized_parse
+
+
 def fail_orphaned_convergence_stacks():
     """Stock Heat resets stacks left IN_PROGRESS by a dead engine only for the
     legacy engine (EngineService.reset_stack_status filters convergence=False):
@@ -125,6 +144,7 @@ def main():
     ns, rest = ap.parse_known_args()
 
     serialize_sqlite_writes()
+    serialize_ast_parse()
     scale_task_sleep()
     i18n.enable_lazy()
     CONF = cfg.CONF
