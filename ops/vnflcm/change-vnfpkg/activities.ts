@@ -117,10 +117,17 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
     return err.retryable === false ? ApplicationFailure.nonRetryable(err.message, 'CoordinationFailed') : e;
   };
 
-  const exchanges: CoordExchanges<CoordArgs> = {
+  /** What an exchange needs of the op and its VNFC: the ids and the vnfc_param, with its secrets. */
+  type Exchanging = { op: { id: string; vnfInstanceId: string }; param: VnfcParam | undefined };
+  const exchanging = async (a: CoordArgs): Promise<Exchanging> => {
+    const { op, param } = await vnfcParam(a.opOccId, a.vnfcId, coordSide(a));
+    return { op: { id: op.id, vnfInstanceId: op.vnfInstanceId }, param };
+  };
+
+  const exchangesWith = (load: (a: CoordArgs) => Promise<Exchanging>): CoordExchanges<CoordArgs> => ({
     async post(a) {
       const { opOccId, vnfcId } = a;
-      const { op, param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
+      const { op, param } = await load(a);
       if (!param?.endpoint) throw ApplicationFailure.nonRetryable(`no coordination endpoint for VNFC ${vnfcId}`, 'InvalidInput');
       const started = new Date().toISOString();
       let o: PostOutcome;
@@ -141,8 +148,8 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
     },
 
     async get(a) {
-      const { opOccId, vnfcId, location } = a;
-      const { param } = await vnfcParam(opOccId, vnfcId, coordSide(a));
+      const { opOccId, location } = a;
+      const { param } = await load(a);
       let o: GetOutcome;
       try {
         o = await getCoordination(coordTarget(param!), location);
@@ -155,11 +162,12 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
 
     async cancel(a) {
       const { opOccId, location } = a;
-      const { param } = await vnfcParam(opOccId, a.vnfcId, coordSide(a));
+      const { param } = await load(a);
       await cancelCoordination(coordTarget(param!), location);
       await record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
     },
-  };
+  });
+  const exchanges = exchangesWith(exchanging);
 
   return {
     async describeChangeVnfpkg({ opOccId }: { opOccId: string }): Promise<ChangeVnfpkgPlan> {
@@ -279,7 +287,10 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
     /** Runs on the waits queue: the whole wait for one VNFC's decision (coordination-wait.ts). */
     async awaitCoordination(a: CoordArgs & { deadline: number; timeoutMs: number }): Promise<LcmCoord> {
       const { deadline, timeoutMs, ...args } = a;
-      return redact(await awaitDecision(exchanges, args, deadline, timeoutMs));
+      // the op occ, the instance and the decrypted vnfc_param read once per attempt, not again at every poll
+      let loaded: Promise<Exchanging> | undefined;
+      const once = exchangesWith((x) => (loaded ??= exchanging(x)));
+      return redact(await awaitDecision(once, args, deadline, timeoutMs));
     },
   };
 }
