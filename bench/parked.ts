@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       addedByParkingMiB: Math.round((parked.workerRssMiB.parked - parked.workerRssMiB.beforeOps) * 10) / 10,
     };
     console.log();
-    console.log(`worker idle ${idle.worker} MiB; parking ${m} ops added ${result.addedByParkingMiB} MiB`);
+    console.log(`worker idle ${idle.worker} MiB; parking ${m} ops added ${result.addedByParkingMiB} MiB (${parked.workerAfterGc.addedMiB} MiB after a forced GC)`);
     printParked(parked);
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`);

@@ -10,6 +10,7 @@ import { HeatRequests, perOp, type HeatRequestCount } from './heat-requests';
 import type { Em } from '../em/server';
 import type { Api } from './api';
 import { cpuMeter, rssMiB } from './procs';
+import { heapAfterGc, type HeapBreakdown } from './worker-heap';
 import type { Product } from './product';
 import { changeBody, instantiated } from './rolling-ops';
 import { pool } from './rolling-histories';
@@ -23,6 +24,8 @@ export interface ParkedResult {
   /** POSTs to change_vnfpkg until the EM holds all M coordinations PENDING. */
   parkSeconds: number;
   workerRssMiB: { beforeOps: number; parked: number; perParkedOpKiB: number };
+  /** The same two moments after a forced collection in each of the worker's isolates (bench/worker-heap.ts). */
+  workerAfterGc: { beforeOps: HeapBreakdown; parked: HeapBreakdown; addedMiB: number };
   temporalRssMiB: { beforeOps: number; parked: number };
   heatRssMiB: { beforeOps: number; parked: number };
   /** CPU seconds per process from the first POST until all M are parked. */
@@ -61,6 +64,8 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   const temporal = product.pids.temporal;
   const heat = product.pids.heat;
   const before = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN, heat: rssMiB(heat) };
+  const beforeGc = await heapAfterGc(worker);
+  log(`parked: before the ops, after GC: worker ${JSON.stringify(beforeGc)}`);
   const { keystone, vimsim } = product.pids;
   const cpuOf = () => cpuMeter({ heat, keystone, vimsim, temporal, worker, api: product.pids.api, 'bench (EM)': 'self' });
   const cpu = cpuOf();
@@ -87,11 +92,16 @@ export async function parkedOps(product: Product, api: Api, client: Client, em: 
   await new Promise((r) => setTimeout(r, 5000)); // let the last workflow tasks complete
   const parked = { worker: rssMiB(worker), temporal: Number.isFinite(temporal) ? rssMiB(temporal) : NaN, heat: rssMiB(heat) };
   log(`parked: ${m} ops parked in ${parkSeconds} s; worker RSS ${before.worker} -> ${parked.worker} MiB`);
+  const parkedGc = await heapAfterGc(worker);
+  log(`parked: after GC: worker ${JSON.stringify(parkedGc)}`);
+  const hold = Number(process.env.BENCH_PARKED_HOLD_S || 0); // time to look into the worker by hand (an inspector, a heap snapshot)
+  if (hold > 0) (log(`parked: holding ${hold} s (worker pid ${worker})`), await new Promise((r) => setTimeout(r, hold * 1000)));
 
   const end = endOps === 'cancel' ? { cancel: await cancelAll(api, em, opIds, mine) } : { complete: await completeAll(product, api, em, opIds, cpuOf) };
   return {
     ops: m, instantiateSeconds, startSeconds, parkSeconds, heatCallsPerOp: { instantiate: instantiateCalls, untilParked: parkCalls },
     workerRssMiB: { beforeOps: before.worker, parked: parked.worker, perParkedOpKiB: Math.round(((parked.worker - before.worker) * 1024) / m) },
+    workerAfterGc: { beforeOps: beforeGc, parked: parkedGc, addedMiB: Math.round((parkedGc.rssMiB - beforeGc.rssMiB) * 10) / 10 },
     temporalRssMiB: { beforeOps: before.temporal, parked: parked.temporal },
     heatRssMiB: { beforeOps: before.heat, parked: parked.heat }, parkCpuSeconds,
     ...end,
@@ -147,6 +157,9 @@ const states = (api: Api, opIds: string[]) => pool(opIds, 10, (id) => api.opOcc(
 export function printParked(p: ParkedResult): void {
   const cpu = (c: Record<string, number>) => Object.entries(c).map(([k, v]) => `${k} ${v}`).join(', ');
   console.log(`parked ops: ${p.ops}; worker RSS ${p.workerRssMiB.beforeOps} -> ${p.workerRssMiB.parked} MiB (${p.workerRssMiB.perParkedOpKiB} KiB per op); Temporal ${p.temporalRssMiB.beforeOps} -> ${p.temporalRssMiB.parked} MiB; Heat ${p.heatRssMiB.beforeOps} -> ${p.heatRssMiB.parked} MiB`);
+  const g = p.workerAfterGc;
+  const heaps = (h: HeapBreakdown) => `RSS ${h.rssMiB} MiB (main heap ${h.mainMiB}, threads ${h.threadsMiB.join(' + ')})`;
+  console.log(`  after a forced GC: ${heaps(g.beforeOps)} -> ${heaps(g.parked)}: +${g.addedMiB} MiB`);
   console.log(`  instantiate ${p.instantiateSeconds} s, POSTs ${p.startSeconds} s, all PENDING after ${p.parkSeconds} s (CPU ${cpu(p.parkCpuSeconds)})`);
   if (p.cancel) console.log(`  cancel: ${p.cancel.failedTemp} FAILED_TEMP in ${p.cancel.seconds} s, ${p.cancel.emCancelled} cancelled on the EM`);
   if (p.complete) console.log(`  complete: ${p.complete.completed} COMPLETED in ${p.complete.seconds} s; worker RSS peak ${p.complete.workerPeakRssMiB} MiB, after ${p.complete.workerAfterRssMiB} MiB (CPU ${cpu(p.complete.cpuSeconds)})`);
