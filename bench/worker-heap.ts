@@ -6,7 +6,7 @@
  * samples a minute apart differ by tens of MiB. Needs WebSocket (Node 20:
  * --experimental-websocket, as the bench scripts run).
  */
-import fs from 'node:fs';
+import { rssMiB } from './procs';
 
 export interface HeapBreakdown {
   /** RSS after the collections. */
@@ -19,7 +19,6 @@ export interface HeapBreakdown {
 
 const INSPECTOR = 'http://127.0.0.1:9229';
 const mib = (bytes: number) => Math.round(bytes / 104857.6) / 10;
-const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 type Reply = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> };
 
@@ -60,7 +59,7 @@ export async function heapAfterGc(pid: number): Promise<HeapBreakdown> {
     const threadsMiB: number[] = [];
     for (const s of attached) threadsMiB.push(await usedAfterGc(s));
     const mainMiB = await usedAfterGc();
-    return { rssMiB: Math.round(rssOf(pid) * 10) / 10, mainMiB, threadsMiB: threadsMiB.sort((a, b) => b - a) };
+    return { rssMiB: rssMiB(pid), mainMiB, threadsMiB: threadsMiB.sort((a, b) => b - a) };
   } finally {
     ws.close();
   }
