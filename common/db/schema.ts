@@ -202,6 +202,28 @@ export const sshHostKeys = sqliteTable('ssh_host_keys', {
 });
 
 /**
+ * A change_vnfpkg coordination parked on its EM (202, or 503 Retry-After): the
+ * wait's activity has handed its task token here and returned; the worker's
+ * coordination poller (ops/vnflcm/change-vnfpkg/coordination-poller.ts) polls
+ * the EM when `next_poll_at` (epoch ms) comes and completes the activity with
+ * the decision. A parked op costs a row, not a running activity in a worker.
+ */
+export const coordinationWaits = sqliteTable('coordination_waits', {
+  /** The op occ, the VNFC and the side (coordination-poller.ts waitKey): one wait per VNFC coordination. */
+  id: text('id').primaryKey(),
+  opOccId: text('op_occ_id').notNull().references(() => vnfLcmOpOccs.id, { onDelete: 'cascade' }),
+  /** The activity's arguments (ids only, no secrets), as JSON. */
+  args: text('args').notNull(),
+  /** The waiting activity attempt's task token (base64); a retry's attempt replaces it. */
+  taskToken: text('task_token').notNull(),
+  /** The EM's Location after its 202; none while the POST is refused with 503. */
+  location: text('location'),
+  deadline: integer('deadline').notNull(),
+  timeoutMs: integer('timeout_ms').notNull(),
+  nextPollAt: integer('next_poll_at').notNull(),
+}, (t) => [index('coordination_waits_due').on(t.nextPollAt)]);
+
+/**
  * Kubernetes clusters of the cluster engine (docs/cluster-engine.md): a
  * Tacker Kubernetes VNF's (kind vnf: its nodes are the instance's VNFCs) or a
  * Magnum cluster's. Settings are plain; logins and registry credentials are

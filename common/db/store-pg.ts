@@ -28,7 +28,7 @@ type SameRows<K extends keyof Tables> =
   Same<(typeof sqliteSchema)[K]['$inferSelect'], (typeof pgSchema)[K]['$inferSelect']> extends true
     ? Same<(typeof sqliteSchema)[K]['$inferInsert'], (typeof pgSchema)[K]['$inferInsert']> : false;
 const rowTypesMatch: { [K in keyof Tables]: SameRows<K> } = {
-  vims: true, vnfPackages: true, vnfPackageFiles: true, contentObjects: true, contentChunks: true, vnfInstances: true, vnfLcmOpOccs: true, sshHostKeys: true,
+  vims: true, vnfPackages: true, vnfPackageFiles: true, contentObjects: true, contentChunks: true, vnfInstances: true, vnfLcmOpOccs: true, sshHostKeys: true, coordinationWaits: true,
   clusters: true, clusterNodes: true, clusterPki: true,
   magnumTemplates: true, magnumClusters: true, magnumNodegroups: true, magnumQuotas: true, cadfEvents: true,
   lccnSubscriptions: true, notificationOutbox: true,

@@ -30,6 +30,7 @@ export interface Tables {
   vnfInstances: typeof schema.vnfInstances;
   vnfLcmOpOccs: typeof schema.vnfLcmOpOccs;
   sshHostKeys: typeof schema.sshHostKeys;
+  coordinationWaits: typeof schema.coordinationWaits;
   clusters: typeof schema.clusters;
   clusterNodes: typeof schema.clusterNodes;
   clusterPki: typeof schema.clusterPki;

@@ -13,6 +13,7 @@ import { openStore, type Q, type Store } from '../../common/db';
 import { isUniqueViolation } from '../../common/db/store';
 import { holdChangeTarget, releaseChangeTarget } from '../../common/db/package-usage';
 import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../../common/db/repos/host-keys';
+import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../common/db/repos/coordination-waits';
 import { createInstance, deleteIdleInstance, findInstance, instanceById, pageOfInstances } from '../../common/db/repos/instances';
 import {
   createOpOcc, failOpOccIfIn, findOpOcc, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, recordStep, unstartedOpOccs, updateOpOcc, upsertCoordination,
@@ -414,5 +415,30 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     await forgetHostKeys(db, ['VDU1-0', 'unknown']);
     expect(await pinnedHostKey(db, 'VDU1-0')).toBeUndefined();
     expect(await pinnedHostKey(db, 'VDU1-1')).toBe('SHA256:three');
+  });
+
+  it('coordination waits: due ones claimed once among concurrent pollers, taken over by a retry, kept from a stale attempt', async () => {
+    const op = await newOp(A, await instanceOf(A, await onboarded(A, 'vnfd-waits')), 'CHANGE_VNFPKG');
+    const t0 = Date.now();
+    const wait = (i: number, nextPollAt: number): CoordinationWait => ({
+      id: `${op.id}/VDU1-${i}/update/new`, opOccId: op.id, args: '{}', taskToken: `token-${i}`, location: null, deadline: t0 + 600_000, timeoutMs: 600_000, nextPollAt,
+    });
+    for (let i = 0; i < 12; i++) await parkWait(db, wait(i, i < 10 ? t0 - 1000 + i : t0 + 60_000));
+    // two pollers at once: the 10 due waits, each claimed by one of them
+    const [x, y] = await Promise.all([claimDueWaits(db, t0, t0 + 60_000, 10), claimDueWaits(db, t0, t0 + 60_000, 10)]);
+    const ids = [...x, ...y].map((w) => w.id).sort();
+    expect(ids).toEqual(Array.from({ length: 10 }, (_, i) => wait(i, 0).id).sort());
+    expect([...x, ...y].every((w) => w.nextPollAt === t0 + 60_000)).toBe(true);
+    expect(await claimDueWaits(db, t0 + 1, t0 + 60_000, 10)).toEqual([]);
+    // a retry's attempt takes wait 0 over: the poll of the old attempt may not reschedule or remove it
+    expect(await rearmWait(db, wait(0, 0).id, 'token-0-retry', t0)).toBe(true);
+    expect(await rearmWait(db, `${op.id}/none/update/new`, 'token', t0)).toBe(false);
+    expect(await rescheduleWait(db, wait(0, 0), { location: 'http://em/lcmcoord/1', nextPollAt: t0 + 5000 })).toBe(false);
+    await removeWait(db, wait(0, 0).id, 'token-0');
+    expect(await waitById(db, wait(0, 0).id)).toMatchObject({ taskToken: 'token-0-retry', nextPollAt: t0, location: null });
+    expect(await rescheduleWait(db, { id: wait(0, 0).id, taskToken: 'token-0-retry' }, { location: 'http://em/lcmcoord/1', nextPollAt: t0 + 5000 })).toBe(true);
+    expect(await waitById(db, wait(0, 0).id)).toMatchObject({ location: 'http://em/lcmcoord/1', nextPollAt: t0 + 5000 });
+    await removeWait(db, wait(0, 0).id, 'token-0-retry');
+    expect(await waitById(db, wait(0, 0).id)).toBeUndefined();
   });
 });
