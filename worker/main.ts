@@ -13,6 +13,8 @@ import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes, temporalConnectionSettings } from '../common/temporal';
 import { bundleInChild } from './workflow-bundle';
 import { waitsTaskQueue } from '../workflows/task-queues';
+import { coordinationExchanges } from '../ops/vnflcm/change-vnfpkg/coordination-exchanges';
+import { startCoordinationPoller } from '../ops/vnflcm/change-vnfpkg/coordination-parking';
 import { intFromEnv } from '../common/config';
 
 async function main() {
@@ -25,7 +27,6 @@ async function main() {
   const box = SecretBox.fromEnvOrFile(cfg.dataDir);
   const client = await connectClient(cfg);
   await ensureSearchAttributes(client, cfg.temporalNamespace);
-  await client.connection.close();
 
   const connection = await NativeConnection.connect({ address: temporal.address, ...(temporal.tls ? { tls: temporal.tls } : {}) })
     .catch((e: Error) => { throw new Error(`cannot connect to Temporal at ${temporal.address} over ${temporal.security}: ${e.message}`, { cause: e }); });
@@ -46,7 +47,10 @@ async function main() {
     maxCachedWorkflows: cfg.maxCachedWorkflows,
   });
   built?.remove(); // read by Worker.create
-  // Parked waits mostly sleep: many slots cost little, and they never hold the main queue's slots.
+  // Coordinations parked on their EMs: polled from the store, their activities completed through the client.
+  const poller = startCoordinationPoller({ db, ...coordinationExchanges({ db, box, cfg }), completions: client.activity, log });
+  // Histories from before COORD_PARK_PATCH wait on the waits queue, one heartbeating activity per parked
+  // coordination: many slots cost little, and they never hold the main queue's slots.
   const waits = await Worker.create({
     connection,
     namespace: cfg.temporalNamespace,
@@ -58,6 +62,8 @@ async function main() {
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { worker.shutdown(); waits.shutdown(); });
   log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security }, 'worker started');
   await Promise.all([worker.run(), waits.run()]);
+  await poller.stop();
+  await client.connection.close();
   await connection.close();
   await db.close();
   log.info('worker stopped');

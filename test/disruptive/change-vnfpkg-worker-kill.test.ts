@@ -4,7 +4,9 @@
  * rolling update: test/e2e/change-vnfpkg.test.ts.
  */
 import { startEm, Em } from '../../em/server';
-import { eventually, temporalClient } from '../support/api';
+import { eq } from 'drizzle-orm';
+import { eventually } from '../support/api';
+import { withProductStore } from '../support/product-store';
 import { changeRequest, changeVnfpkg, done, instantiated as instantiatedOf, onboardPair } from '../support/change-vnfpkg';
 import { killWorker, restartWorker } from '../support/worker-control';
 
@@ -19,17 +21,12 @@ const changeBody = (extra: Record<string, unknown> = {}, param: (tag: string) =>
 const instantiated = (level?: string) => instantiatedOf(oldVnfd, level);
 const coordsOf = (opId: string) => em.coordinations().filter((c) => c.request.vnfLcmOpOccId === opId);
 
-/** The wait of this workflow has heartbeated the coordination's Location (a retry resumes it instead of POSTing again). */
-async function locationInHeartbeat(workflowId: string): Promise<true | undefined> {
-  const client = await temporalClient();
-  try {
-    const pending = (await client.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? [];
-    const wait = pending.find((a) => a.activityType?.name === 'awaitCoordination');
-    const details = (wait?.heartbeatDetails?.payloads ?? []).map((p) => JSON.parse(Buffer.from(p.data ?? []).toString()));
-    return details.some((d) => typeof d?.location === 'string') ? true : undefined;
-  } finally {
-    await client.connection.close();
-  }
+/** The op's first wait is parked in the store with the coordination's Location (a retry or another worker's poller resumes it instead of POSTing again). */
+async function parkedWithLocation(opId: string): Promise<true | undefined> {
+  return withProductStore(async (store) => {
+    const rows = await store.read(({ db, t }) => db.select().from(t.coordinationWaits).where(eq(t.coordinationWaits.opOccId, opId)));
+    return rows.some((w) => typeof w.location === 'string') ? true : undefined;
+  });
 }
 
 beforeAll(async () => {
@@ -43,9 +40,9 @@ test('kill -9 of the worker while parked on a 202 wait: it resumes, one coordina
   const id = await instantiated();
   em.setBehaviour({ mode: 'async', result: 'CONTINUE', delayMs: 8000, retryAfter: '2' });
   const opId = await changeVnfpkg(id, changeBody({}, (t) => vnfcParam(t, { timeout: 120 })));
-  // parked: the POST's 202 is in the first VNFC's wait heartbeat. (Killed while the EM had the POST but before the
-  // heartbeat, the retry would POST again: SOL002 has no idempotency key, see the README.)
-  await eventually('first coordination accepted and heartbeated', () => locationInHeartbeat(`${opId}/update-0-1/update-VDU1-0`), 60_000);
+  // parked: the POST's 202 is in the store. (Killed while the EM had the POST but before the store had it, the
+  // retry would POST again: SOL002 has no idempotency key, see the README.)
+  await eventually('first coordination accepted and parked', () => parkedWithLocation(opId), 60_000);
   killWorker();
   await new Promise((r) => setTimeout(r, 1000));
   restartWorker();

@@ -3,10 +3,11 @@
  * suite (test/unit/replay.test.ts). Run by the harness's teardown when
  * RECORD_HISTORIES names a directory: every workflow the run left on the
  * Temporal server is classified by what its history shows, and the first
- * history of each class is written there. Two classes are cut from longer
+ * history of each class is written there. Three classes are cut from longer
  * histories, because they are what a worker finds after an upgrade:
  *  - parked-failed-temp: an op in FAILED_TEMP before the operator's decision;
- *  - parked-coordination: a VNFC in a 202 coordination wait (timer started).
+ *  - parked-coordination: a VNFC in a 202 coordination wait (timer started);
+ *  - parked-in-store: a VNFC's coordination wait parked in the store (its activity scheduled).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,6 +79,8 @@ export function classify(history: History): [string, History][] {
   if (parkedAt > 0) out.push([`${type}-parked-failed-temp`, { events: events.slice(0, parkedAt) }]);
   const timer = coordinationTimer(events);
   if (timer > 0) out.push([`${type}-parked-coordination`, { events: events.slice(0, timer + 1) }]);
+  const parked = events.findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'awaitCoordinationResult');
+  if (parked > 0) out.push([`${type}-parked-in-store`, { events: events.slice(0, parked + 1) }]);
   return out;
 }
 

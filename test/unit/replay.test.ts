@@ -39,6 +39,7 @@ test('the committed histories cover every kind of operation and both parked stat
   }
   expect(names.some((n) => n.endsWith('-parked-failed-temp'))).toBe(true);
   expect(names.some((n) => n.endsWith('-parked-coordination'))).toBe(true);
+  expect(names.some((n) => n.endsWith('-parked-in-store'))).toBe(true);
 });
 
 test('every committed history replays against the current workflow code', async () => {

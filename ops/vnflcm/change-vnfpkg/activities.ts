@@ -8,12 +8,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { packageById, packageForVnfd } from '../../../common/db/repos/packages';
 import { hasPackageFile } from '../../../common/db/repos/package-files';
-import { updateInstanceAndOpOcc, upsertCoordination } from '../../../common/db/repos/op-occs';
+import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
 import { forgetHostKeys } from '../../../common/db/repos/host-keys';
-import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../../../coord/client';
-import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
-import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
-import { awaitDecision, type CoordExchanges } from './coordination-wait';
+import type { LcmCoord } from '../../../coord/types';
+import { coordinationExchanges, type CoordArgs, type Exchanging } from './coordination-exchanges';
+import { dropParkedWait, parkForDecision } from './coordination-parking';
+import { awaitDecision } from './coordination-wait';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
 import { besideLayout, currentLayout, vnfcIndex, type VnfcLayout } from '../../../infra/hot';
 import { indexedName, vnfcTargets } from '../../../infra/hot/nfv-param';
@@ -47,12 +47,7 @@ export interface BlueGreenPlan {
   others: VnfcLayout;
   coordination: Record<string, { new: CoordMode; old: CoordMode }>;
 }
-/** Which side's coordinate script and vnfc_param: new after an update, old for a rollback (and for BlueGreen's old VNFCs). */
-export type CoordSide = 'new' | 'old';
-interface CoordArgs { opOccId: string; vnfcId: string; isRollback: boolean; side?: CoordSide }
-export const coordSide = (a: { isRollback: boolean; side?: CoordSide }): CoordSide => a.side ?? (a.isRollback ? 'old' : 'new');
-
-export const COORDINATION_ACTION = 'prv.tacker_organization.coordination_test';
+export { coordSide, COORDINATION_ACTION, type CoordSide } from './coordination-exchanges';
 const DEFAULT_COORD_TIMEOUT_S = 300;
 const BUILTIN = 'coordination';
 
@@ -77,97 +72,8 @@ export function blueGreenLayout(info: InstantiatedVnfInfo, vduIds: string[], tar
 export function changeVnfpkgActivities(deps: ActivityDeps) {
   const { db, box, cfg } = deps;
   const request = async (opOccId: string) => opParams<ChangeCurrentVnfPkgRequest>(box, await loadOpOcc(db, opOccId));
+  const { exchanging, exchangesWith, exchanges } = coordinationExchanges(deps);
 
-  /** The vnfc_param for a VNFC (new, or old when rolling back), with its secrets. */
-  const vnfcParam = async (opOccId: string, vnfcId: string, side: CoordSide) => {
-    const op = await loadOpOcc(db, opOccId);
-    const inst = await loadInstance(db, op.vnfInstanceId);
-    const vnfc = instantiatedInfoOf(inst).vnfcResourceInfo.find((v) => v.id === vnfcId);
-    if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
-    const vp = opParams<ChangeCurrentVnfPkgRequest>(box, op).additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
-    return { op, inst, vnfc, param: (side === 'old' ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined };
-  };
-
-  // COORD_CA_FILE / COORD_CLIENT_CERT / COORD_CLIENT_KEY read per call (a rotated cert is picked up); the
-  // certificate is presented only to the hosts of COORD_CLIENT_CERT_HOSTS (coord/client-auth.ts).
-  const coordTarget = (param: VnfcParam): CoordTarget => ({ endpoint: param.endpoint!, authentication: param.authentication, ...operatorCoordTls() });
-
-  const coordRequest = (op: { id: string; vnfInstanceId: string }, vnfcId: string, param: VnfcParam): LcmCoordRequest => ({
-    vnfInstanceId: op.vnfInstanceId,
-    vnfLcmOpOccId: op.id,
-    lcmOperationType: 'CHANGE_VNFPKG',
-    coordinationActionName: COORDINATION_ACTION,
-    inputParams: { vnfcInstanceId: vnfcId, ...(param.inputParams ?? {}) },
-    _links: {
-      vnfLcmOpOcc: { href: `${cfg.apiBaseUrl}/vnflcm/v2/vnf_lcm_op_occs/${op.id}` },
-      vnfInstance: { href: `${cfg.apiBaseUrl}/vnflcm/v2/vnf_instances/${op.vnfInstanceId}` },
-    },
-  });
-
-  /** lcmCoordinations[] / rejectedLcmCoordinations[] of the op occ, entries upserted by id. */
-  const record = (opOccId: string, list: 'lcmCoordinations' | 'rejectedLcmCoordinations', entry: Record<string, unknown>) => {
-    return upsertCoordination(db, opOccId, list, entry);
-  };
-  const recordResult = (opOccId: string, coord: LcmCoord, delay?: number) => record(opOccId, 'lcmCoordinations', {
-    id: coord.id, coordinationActionName: coord.coordinationActionName, coordinationResult: coord.coordinationResult,
-    endTime: new Date().toISOString(), endpointType: 'MGMT', ...(delay !== undefined ? { delay } : {}),
-  });
-  const failure = (e: unknown) => {
-    const err = e as { message: string; retryable?: boolean };
-    return err.retryable === false ? ApplicationFailure.nonRetryable(err.message, 'CoordinationFailed') : e;
-  };
-
-  /** What an exchange needs of the op and its VNFC: the ids and the vnfc_param, with its secrets. */
-  type Exchanging = { op: { id: string; vnfInstanceId: string }; param: VnfcParam | undefined };
-  const exchanging = async (a: CoordArgs): Promise<Exchanging> => {
-    const { op, param } = await vnfcParam(a.opOccId, a.vnfcId, coordSide(a));
-    return { op: { id: op.id, vnfInstanceId: op.vnfInstanceId }, param };
-  };
-
-  const exchangesWith = (load: (a: CoordArgs) => Promise<Exchanging>): CoordExchanges<CoordArgs> => ({
-    async post(a) {
-      const { opOccId, vnfcId } = a;
-      const { op, param } = await load(a);
-      if (!param?.endpoint) throw ApplicationFailure.nonRetryable(`no coordination endpoint for VNFC ${vnfcId}`, 'InvalidInput');
-      const started = new Date().toISOString();
-      let o: PostOutcome;
-      try {
-        o = await postCoordination(coordTarget(param), coordRequest(op, vnfcId, param));
-      } catch (e) {
-        throw failure(e);
-      }
-      if (o.kind === 'busy') {
-        await record(opOccId, 'rejectedLcmCoordinations', { coordinationActionName: COORDINATION_ACTION, rejectionTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
-      } else if (o.kind === 'async') {
-        await record(opOccId, 'lcmCoordinations', { id: o.location.split('/').pop(), coordinationActionName: COORDINATION_ACTION, startTime: started, endpointType: 'MGMT', delay: Math.round(o.retryAfterMs / 1000) });
-      } else {
-        await record(opOccId, 'lcmCoordinations', { id: o.coord.id, coordinationActionName: o.coord.coordinationActionName, startTime: started, endpointType: 'MGMT' });
-        await recordResult(opOccId, o.coord);
-      }
-      return redact(o);
-    },
-
-    async get(a) {
-      const { opOccId, location } = a;
-      const { param } = await load(a);
-      let o: GetOutcome;
-      try {
-        o = await getCoordination(coordTarget(param!), location);
-      } catch (e) {
-        throw failure(e);
-      }
-      if (o.kind === 'result') await recordResult(opOccId, o.coord);
-      return redact(o);
-    },
-
-    async cancel(a) {
-      const { opOccId, location } = a;
-      const { param } = await load(a);
-      await cancelCoordination(coordTarget(param!), location);
-      await record(opOccId, 'lcmCoordinations', { id: location.split('/').pop(), coordinationResult: 'CANCELLED', endTime: new Date().toISOString() });
-    },
-  });
-  const exchanges = exchangesWith(exchanging);
 
   return {
     async describeChangeVnfpkg({ opOccId }: { opOccId: string }): Promise<ChangeVnfpkgPlan> {
@@ -284,7 +190,17 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
     coordGet: exchanges.get,
     coordCancel: exchanges.cancel,
 
-    /** Runs on the waits queue: the whole wait for one VNFC's decision (coordination-wait.ts). */
+    /** The wait for one VNFC's decision: the decision at once, or parked in the store for the worker's poller to complete (coordination-parking.ts). */
+    async awaitCoordinationResult(a: CoordArgs & { deadline: number; timeoutMs: number }): Promise<LcmCoord> {
+      return redact(await parkForDecision(db, exchanges, a));
+    },
+
+    /** The op gives up the wait (an operator cancel): the pending coordination is cancelled on the EM. */
+    async cancelCoordinationWait(a: CoordArgs): Promise<void> {
+      await dropParkedWait(db, exchanges, a);
+    },
+
+    /** Histories from before COORD_PARK_PATCH, on the waits queue: the whole wait for one VNFC's decision as one heartbeating activity (coordination-wait.ts). */
     async awaitCoordination(a: CoordArgs & { deadline: number; timeoutMs: number }): Promise<LcmCoord> {
       const { deadline, timeoutMs, ...args } = a;
       // the op occ, the instance and the decrypted vnfc_param read once per attempt, not again at every poll

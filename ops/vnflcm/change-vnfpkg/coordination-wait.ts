@@ -1,12 +1,11 @@
 /**
- * The whole wait for one VNFC's coordination as one heartbeating activity, on
- * the worker's waits queue: POST, then GET the Location after each
- * Retry-After until the EM decides. The workflow waits on this one activity
- * and does not wake until the decision, so a parked run can be evicted from
- * the worker's cache and costs nothing meanwhile (docs/benchmarks.md, "Worker
- * memory with parked ops").
- * The Location is kept in the heartbeat: after a worker crash the retry
- * resumes the same coordination instead of POSTing a second one.
+ * Ops started before COORD_PARK_PATCH (roll-vnfc.ts): the whole wait for one
+ * VNFC's coordination as one heartbeating activity on the worker's waits
+ * queue: POST, then GET the Location after each Retry-After until the EM
+ * decides. The Location is kept in the heartbeat: after a worker crash the
+ * retry resumes the same coordination instead of POSTing a second one.
+ * Newer ops park the wait in the store instead (coordination-parking.ts).
+ * CoordExchanges, the EM calls both use, is defined here.
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { GetOutcome, PostOutcome } from '../../../coord/client';

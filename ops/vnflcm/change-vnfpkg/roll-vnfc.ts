@@ -3,11 +3,12 @@
  * the Temporal UI, and the parent's history stays small at 1,000 VNFCs):
  * stack update that puts the rolling targets [newFrom, newTo) on the new
  * package -> wait UPDATE_COMPLETE -> coordinate this VNFC.
- * A coordination wait (Retry-After, 202 polling) is one heartbeating activity
- * on the waits queue: the run does not wake while parked, so the worker may
- * evict it, and a worker crash resumes the same coordination.
+ * A coordination wait (Retry-After, 202 polling) is one activity that parks
+ * it in the store, completed by the worker's poller: the run does not wake
+ * while parked, so the worker may evict it, no activity runs for it, and a
+ * worker crash leaves it to the other workers' pollers.
  */
-import { ActivityCancellationType, ApplicationFailure, CancellationScope, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { LcmActivities } from '../../../activities';
 import type { LcmCoord } from '../../../coord/types';
 import type { CoordMode, CoordSide, RollingTarget } from './activities';
@@ -21,6 +22,19 @@ const scriptActs = proxyActivities<LcmActivities>({ startToCloseTimeout: '25h', 
 
 /** From this patch on, the whole built-in coordination wait is one activity (coordination-wait.ts) instead of a timer per poll. */
 export const COORD_WAIT_PATCH = 'coordination-wait-as-one-activity';
+/** From this patch on, that activity parks the wait in the store and the worker's poller completes it (coordination-parking.ts). */
+export const COORD_PARK_PATCH = 'coordination-wait-parked-in-store';
+
+/**
+ * The parked wait: it ends at the coordination's own timeout (the poller fails it then). No heartbeat: the
+ * wait lives in the store, polled by any worker. A cancel does not wait for it; the op then cancels the
+ * coordination itself (cancelCoordinationWait).
+ */
+const parked = (timeoutMs: number) => proxyActivities<LcmActivities>({
+  startToCloseTimeout: timeoutMs + 10 * 60_000,
+  cancellationType: ActivityCancellationType.TRY_CANCEL,
+  retry: OUTSIDE_RETRY,
+});
 
 /** The waits queue's activity: it ends at the coordination's own timeout; a dead worker is noticed within 30 s. */
 const waits = (timeoutMs: number) => proxyActivities<LcmActivities>({
@@ -85,6 +99,17 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
     return;
   }
   const deadline = Date.now() + mode.timeoutMs;
+  if (patched(COORD_PARK_PATCH)) {
+    let coord: LcmCoord;
+    try {
+      coord = await parked(mode.timeoutMs).awaitCoordinationResult({ ...args, deadline, timeoutMs: mode.timeoutMs });
+    } catch (e) {
+      if (isCancellation(e)) await CancellationScope.nonCancellable(() => acts.cancelCoordinationWait(args));
+      throw e;
+    }
+    if (coord.coordinationResult !== 'CONTINUE') throw refused(coord, t);
+    return;
+  }
   if (patched(COORD_WAIT_PATCH)) {
     const coord = await waits(mode.timeoutMs).awaitCoordination({ ...args, deadline, timeoutMs: mode.timeoutMs });
     if (coord.coordinationResult !== 'CONTINUE') throw refused(coord, t);

@@ -1,0 +1,179 @@
+/**
+ * A coordination parked on its EM costs a database row, not a running
+ * activity. The wait's activity (parkForDecision) POSTs; on a decision it
+ * returns it; on 202 or 503 it parks the wait (task token, Location, next
+ * poll) in the store and completes asynchronously. The worker's poller
+ * (startCoordinationPoller) takes the due waits of every op, GETs the Location
+ * (or POSTs again after a 503) at each Retry-After, and completes or fails the
+ * waiting activity through Temporal's client. Any worker's poller may take a
+ * wait: a worker that dies leaves its waits to the others.
+ * docs/benchmarks.md, "Worker memory with parked ops".
+ */
+import { ApplicationFailure, CompleteAsyncError, Context } from '@temporalio/activity';
+import { ActivityNotFoundError } from '@temporalio/client';
+import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../../common/db/repos/coordination-waits';
+import type { Store } from '../../../common/db/store';
+import type { Logger } from '../../../common/log';
+import { redact } from '../../../common/secrets';
+import type { LcmCoord } from '../../../coord/types';
+import { coordSide, type CoordArgs, type Exchanging } from './coordination-exchanges';
+import type { CoordExchanges } from './coordination-wait';
+
+/** One wait per VNFC coordination of an op: an update's, or its rollback's. */
+export const waitKey = (a: CoordArgs): string => `${a.opOccId}/${a.vnfcId}/${a.isRollback ? 'rollback' : 'update'}/${coordSide(a)}`;
+
+const args = (a: CoordArgs): CoordArgs => ({ opOccId: a.opOccId, vnfcId: a.vnfcId, isRollback: a.isRollback, ...(a.side ? { side: a.side } : {}) });
+
+/** The activity: the EM's decision at once, or the wait parked in the store for the poller to complete. */
+export async function parkForDecision(db: Store, x: CoordExchanges<CoordArgs>, a: CoordArgs & { deadline: number; timeoutMs: number }): Promise<LcmCoord> {
+  const { deadline, timeoutMs } = a;
+  const id = waitKey(a);
+  const taskToken = Buffer.from(Context.current().info.taskToken).toString('base64');
+  // a retry after a failed poll or a lost attempt resumes the coordination it has, without a second POST
+  if (await rearmWait(db, id, taskToken, Date.now())) throw new CompleteAsyncError();
+  const o = await x.post(args(a));
+  if (o.kind === 'result') return o.coord;
+  const location = o.kind === 'async' ? o.location : null;
+  await parkWait(db, { id, opOccId: a.opOccId, args: JSON.stringify(args(a)), taskToken, location, deadline, timeoutMs, nextPollAt: Math.min(Date.now() + o.retryAfterMs, deadline) });
+  throw new CompleteAsyncError();
+}
+
+/** The activity run when the op gives up the wait (an operator cancel): the pending coordination is cancelled on the EM. */
+export async function dropParkedWait(db: Store, x: CoordExchanges<CoordArgs>, a: CoordArgs): Promise<void> {
+  const w = await waitById(db, waitKey(a));
+  if (!w) return;
+  if (w.location) await x.cancel({ ...args(a), location: w.location }).catch(() => undefined);
+  await removeWait(db, w.id);
+}
+
+/** How a waiting activity is completed: Temporal's AsyncCompletionClient (client.activity). */
+export interface Completions {
+  complete(taskToken: Uint8Array, result: unknown): Promise<void>;
+  fail(taskToken: Uint8Array, err: unknown): Promise<void>;
+}
+
+export interface PollerOptions {
+  db: Store;
+  exchanging: (a: CoordArgs) => Promise<Exchanging>;
+  exchangesWith: (load: (a: CoordArgs) => Promise<Exchanging>) => CoordExchanges<CoordArgs>;
+  completions: Completions;
+  log: Logger;
+  tickMs?: number;
+}
+
+/** A poll that finds the store or Temporal unreachable is tried again this much later. */
+const AGAIN_MS = 5_000;
+/** A wait a poller took is left alone this long: if that poller dies mid-poll, another takes it after. */
+const CLAIM_MS = 60_000;
+const AT_ONCE = 50;
+/** Kept as the activity's retry policy keeps them (workflows/activities.ts OUTSIDE_RETRY): a retry would not change them. */
+const FINAL_ERRORS = ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'];
+const isFinal = (e: unknown) => (e instanceof ApplicationFailure && e.nonRetryable) || FINAL_ERRORS.includes((e as Error)?.name);
+/** The op occ, the instance and the decrypted vnfc_param of this many waits are kept between their polls. */
+const LOADED_KEPT = 2_000;
+
+export function startCoordinationPoller(o: PollerOptions): { stop(): Promise<void>; pollDue(): Promise<number>; settled(): Promise<void> } {
+  const { db, completions, log } = o;
+  const loaded = new Map<string, Promise<Exchanging>>();
+  const x = o.exchangesWith((a) => {
+    const key = waitKey(a);
+    let p = loaded.get(key);
+    if (!p) {
+      p = o.exchanging(a);
+      p.catch(() => loaded.delete(key));
+      loaded.set(key, p);
+      if (loaded.size > LOADED_KEPT) loaded.delete(loaded.keys().next().value!);
+    }
+    return p;
+  });
+
+  /** Completes or fails the waiting activity, then forgets the wait (kept if a retry's attempt took it over meanwhile). */
+  const settle = async (w: CoordinationWait, how: (token: Uint8Array) => Promise<void>) => {
+    try {
+      await how(Buffer.from(w.taskToken, 'base64'));
+    } catch (e) {
+      // gone: its op closed, or its attempt timed out and a retry took the wait over
+      if (!(e instanceof ActivityNotFoundError)) {
+        log.warn({ wait: w.id, err: (e as Error).message }, 'coordination wait: Temporal did not take the outcome, trying again');
+        await rescheduleWait(db, w, { location: w.location, nextPollAt: Date.now() + AGAIN_MS });
+        return;
+      }
+    }
+    loaded.delete(w.id);
+    await removeWait(db, w.id, w.taskToken);
+  };
+
+  const pollOne = async (w: CoordinationWait) => {
+    const a = JSON.parse(w.args) as CoordArgs;
+    if (Date.now() >= w.deadline) {
+      if (w.location) await x.cancel({ ...a, location: w.location }).catch(() => undefined);
+      return settle(w, (t) => completions.fail(t, ApplicationFailure.nonRetryable(`coordination of VNFC ${a.vnfcId} did not finish within ${w.timeoutMs / 1000} s`, 'CoordinationTimeout')));
+    }
+    let r: Awaited<ReturnType<typeof x.get>> | Awaited<ReturnType<typeof x.post>>;
+    try {
+      r = w.location ? await x.get({ ...a, location: w.location }) : await x.post(a);
+    } catch (e) {
+      if (isFinal(e)) {
+        if (w.location) await x.cancel({ ...a, location: w.location }).catch(() => undefined);
+        return settle(w, (t) => completions.fail(t, e));
+      }
+      // This attempt fails and the retry policy decides; a retry's attempt takes the wait over (rearmWait).
+      // Until then (or, after the last attempt, until its deadline cancels it on the EM) it is not polled.
+      await rescheduleWait(db, w, { location: w.location, nextPollAt: w.deadline });
+      try {
+        await completions.fail(Buffer.from(w.taskToken, 'base64'), e);
+      } catch (err) {
+        if (!(err instanceof ActivityNotFoundError)) await rescheduleWait(db, w, { location: w.location, nextPollAt: Date.now() + AGAIN_MS });
+      }
+      return;
+    }
+    if (r.kind === 'result') return settle(w, (t) => completions.complete(t, redact(r.coord)));
+    const location = r.kind === 'async' ? r.location : w.location;
+    const kept = await rescheduleWait(db, w, { location, nextPollAt: Math.min(Date.now() + r.retryAfterMs, w.deadline) });
+    // dropped meanwhile (an operator cancel): a coordination this poll has just created is not left on the EM
+    if (!kept && location && location !== w.location) await x.cancel({ ...a, location }).catch(() => undefined);
+  };
+
+  // Each wait is polled on its own, up to AT_ONCE at a time: an EM slow to answer holds one slot, not the others' turns.
+  const inflight = new Set<Promise<void>>();
+  /** Starts the polls of the waits due now, as many as there are free slots; how many. */
+  const pollDue = async (): Promise<number> => {
+    let n = 0;
+    while (inflight.size < AT_ONCE) {
+      const now = Date.now();
+      const due = await claimDueWaits(db, now, now + CLAIM_MS, AT_ONCE - inflight.size);
+      for (const w of due) {
+        const p = pollOne(w).catch((e: Error) => {
+          log.warn({ wait: w.id, err: e.message }, 'coordination wait: poll failed, trying again');
+          return rescheduleWait(db, w, { location: w.location, nextPollAt: Date.now() + AGAIN_MS }).then(() => undefined, () => undefined);
+        }).finally(() => inflight.delete(p));
+        inflight.add(p);
+      }
+      n += due.length;
+      if (!due.length) break;
+    }
+    return n;
+  };
+  /** The polls started so far, finished. */
+  const settled = async () => { while (inflight.size) await Promise.all([...inflight]); };
+
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    for (;;) {
+      await new Promise<void>((r) => { wake = r; setTimeout(r, o.tickMs ?? 1000).unref(); });
+      if (stopped) return;
+      await pollDue().catch((e: Error) => log.warn({ err: e.message }, 'coordination waits: the store did not answer'));
+    }
+  })();
+  return {
+    pollDue,
+    settled,
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+      await settled();
+    },
+  };
+}
