@@ -5,8 +5,8 @@
  * measures the worker idle, then parks M change_vnfpkg ops on an EM that holds
  * their coordinations (Retry-After 30 s), and releases them: every op must
  * complete, its evicted workflow runs replayed when they wake (each parked
- * op is three runs: the op, its rolling chunk and the VNFC's, waiting on one
- * activity of the waits queue). Writes
+ * op is three runs: the op, its rolling chunk and the VNFC's, whose wait is a
+ * row in the store that the worker's coordination poller polls). Writes
  * bench/results/parked-latest.json; see docs/benchmarks.md ("Parked ops").
  */
 import fs from 'node:fs';

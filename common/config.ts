@@ -15,7 +15,7 @@ import { resourceTypesFromSetting } from '../infra/hot/resource-policy';
 
 /** A non-negative integer from the environment, or the default when unset. */
 /** Workflow runs a worker keeps cached by default: parked ops do not wake, so evicting them costs nothing (docs/benchmarks.md). */
-export const DEFAULT_MAX_CACHED_WORKFLOWS = 250;
+export const DEFAULT_MAX_CACHED_WORKFLOWS = 100;
 
 export function intFromEnv(name: string, dflt: number): number {
   const raw = process.env[name];

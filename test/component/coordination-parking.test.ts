@@ -81,6 +81,18 @@ const poller = (told: Completions) => startCoordinationPoller({
   exchangesWith: () => exchanges,
 });
 
+/** A poller for `fn`, stopped after; what it told Temporal. */
+async function withPoller(fn: (p: ReturnType<typeof poller>, told: Told) => Promise<void>): Promise<Told> {
+  const told = new Told();
+  const p = poller(told);
+  try {
+    await fn(p, told);
+  } finally {
+    await p.stop();
+  }
+  return told;
+}
+
 /** The activity's attempt, with its own task token: the decision, or 'parked'. */
 async function attempt(a: CoordArgs, token: string, timeoutMs = 60_000) {
   const env = new MockActivityEnvironment({ taskToken: Buffer.from(token), attempt: 1 });
@@ -117,17 +129,13 @@ test('a 202 is parked with its Location; the poller GETs it until decided, compl
   expect(parked).toMatchObject({ opOccId: a.opOccId, taskToken: Buffer.from('token-1').toString('base64'), location: expect.stringContaining('/lcmcoord/') });
   // not due before its Retry-After
   expect(parked!.nextPollAt).toBeGreaterThan(Date.now() + 25_000);
-  const told = new Told();
-  const p = poller(told);
-  try {
+  const told = await withPoller(async (p, t) => {
     expect(await p.pollDue()).toBe(0);
     await pollRound(p, a);
     await pollRound(p, a);
-    expect(told.outcomes).toEqual([]);
+    expect(t.outcomes).toEqual([]);
     await pollRound(p, a);
-  } finally {
-    await p.stop();
-  }
+  });
   expect(told.outcomes).toMatchObject([{ token: 'token-1', result: { coordinationResult: 'CONTINUE' } }]);
   expect(await waitById(db, waitKey(a))).toBeUndefined();
   expect(mine(a)).toMatchObject([{ posts: 1, gets: 3, cancelled: false }]);
@@ -147,13 +155,7 @@ test('a retry\'s attempt takes the wait over without a second POST, and the deci
   expect(await attempt(a, 'second')).toBe('parked');
   expect(await waitById(db, waitKey(a))).toMatchObject({ taskToken: Buffer.from('second').toString('base64') });
   expect(em.decidePending('CONTINUE', a.opOccId)).toBe(1);
-  const told = new Told();
-  const p = poller(told);
-  try {
-    await pollRound(p, a);
-  } finally {
-    await p.stop();
-  }
+  const told = await withPoller((p) => pollRound(p, a));
   expect(told.outcomes).toMatchObject([{ token: 'second', result: { coordinationResult: 'CONTINUE' } }]);
   expect(mine(a)).toMatchObject([{ posts: 1 }]);
 });
@@ -163,13 +165,7 @@ test('a 503 is parked without a Location; the poller POSTs again after its Retry
   const a = await fresh();
   expect(await attempt(a, 'busy')).toBe('parked');
   expect(await waitById(db, waitKey(a))).toMatchObject({ location: null });
-  const told = new Told();
-  const p = poller(told);
-  try {
-    await pollRound(p, a);
-  } finally {
-    await p.stop();
-  }
+  const told = await withPoller((p) => pollRound(p, a));
   expect(told.outcomes).toMatchObject([{ token: 'busy', result: { coordinationResult: 'CONTINUE' } }]);
 });
 
@@ -178,13 +174,7 @@ test('the timeout: CoordinationTimeout (not retryable), the coordination cancell
   const a = await fresh();
   expect(await attempt(a, 'late', 1000)).toBe('parked');
   await new Promise((r) => setTimeout(r, 1100));
-  const told = new Told();
-  const p = poller(told);
-  try {
-    await pollRound(p, a);
-  } finally {
-    await p.stop();
-  }
+  const told = await withPoller((p) => pollRound(p, a));
   expect(told.outcomes).toHaveLength(1);
   expect(told.outcomes[0].err).toBeInstanceOf(ApplicationFailure);
   expect(told.outcomes[0].err).toMatchObject({ type: 'CoordinationTimeout', nonRetryable: true, message: 'coordination of VNFC VDU1-0 did not finish within 1 s' });
@@ -198,13 +188,7 @@ test('an operator cancel drops the wait and cancels the coordination on the EM; 
   expect(await attempt(a, 'dropped')).toBe('parked');
   await dropParkedWait(db, exchanges, a);
   expect(mine(a)).toMatchObject([{ posts: 1, cancelled: true }]);
-  const told = new Told();
-  const p = poller(told);
-  try {
-    await pollRound(p, a);
-  } finally {
-    await p.stop();
-  }
+  const told = await withPoller((p) => pollRound(p, a));
   expect(told.outcomes).toEqual([]);
   expect(await waitById(db, waitKey(a))).toBeUndefined();
 });
@@ -213,9 +197,7 @@ test('an EM error a retry may mend fails the attempt and keeps the wait for the 
   em.setBehaviour({ mode: 'async', result: 'CONTINUE', polls: 5, retryAfter: '1' });
   const a = await fresh();
   expect(await attempt(a, 'flaky')).toBe('parked');
-  const told = new Told();
-  const p = poller(told);
-  try {
+  const told = await withPoller(async (p, told) => {
     brokenGet = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { retryable: true });
     await pollRound(p, a);
     expect(told.outcomes).toHaveLength(1);
@@ -232,10 +214,8 @@ test('an EM error a retry may mend fails the attempt and keeps the wait for the 
     const refused = await attempt(b, 'refused').catch((e) => e);
     expect(refused).toMatchObject({ retryable: false });
     expect(await waitById(db, waitKey(b))).toBeUndefined();
-  } finally {
-    brokenGet = undefined;
-    await p.stop();
-  }
+  }).finally(() => { brokenGet = undefined; });
+  expect(told.outcomes).toHaveLength(1);
   expect(mine(a)).toMatchObject([{ posts: 1 }]);
 });
 
@@ -243,9 +223,7 @@ test('an outcome Temporal does not take is told again later; one for an activity
   em.setBehaviour({ mode: 'async', result: 'CONTINUE', polls: 0, retryAfter: '1' });
   const a = await fresh();
   expect(await attempt(a, 'told-twice')).toBe('parked');
-  const told = new Told();
-  const p = poller(told);
-  try {
+  await withPoller(async (p, told) => {
     told.refuse = new Error('14 UNAVAILABLE: connection refused');
     await pollRound(p, a);
     expect(told.outcomes).toEqual([]);
@@ -260,7 +238,5 @@ test('an outcome Temporal does not take is told again later; one for an activity
     told.refuse = new ActivityNotFoundError('not found');
     await pollRound(p, b);
     expect(await waitById(db, waitKey(b))).toBeUndefined();
-  } finally {
-    await p.stop();
-  }
+  });
 });
