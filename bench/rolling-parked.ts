@@ -137,8 +137,10 @@ async function completeAll(product: Product, api: Api, em: Em, opIds: string[], 
     await pool(opIds, PARKING_AT_ONCE, async (opId) => {
       em.decidePending('CONTINUE', opId);
       await until(`op ${opId} COMPLETED`, 600_000, async () => {
-        const state = String((await api.opOcc(opId)).operationState);
-        if (state !== 'COMPLETED' && state !== 'PROCESSING') throw new Error(`op ${opId} ended ${state}`);
+        const op = await api.opOcc(opId);
+        const state = String(op.operationState);
+        // the reason goes with it: the bench's data directory (logs, store) is removed at its end
+        if (state !== 'COMPLETED' && state !== 'PROCESSING') throw new Error(`op ${opId} ended ${state}: ${op.error?.detail ?? '(no error detail)'}`);
         return state === 'COMPLETED';
       });
       completed += 1;

@@ -38,7 +38,11 @@ export async function parkForDecision(db: Store, x: CoordExchanges<CoordArgs>, a
   throw new CompleteAsyncError();
 }
 
-/** The activity run when the op gives up the wait (an operator cancel): the pending coordination is cancelled on the EM. */
+/**
+ * The activity run when the op gives up the wait (an operator cancel): the pending coordination is cancelled on the EM.
+ * A cancel that lands while the wait's POST is still in flight finds no wait yet; the wait parked after it is
+ * polled as any other, and its coordination cancelled on the EM at its timeout at the latest.
+ */
 export async function dropParkedWait(db: Store, x: CoordExchanges<CoordArgs>, a: CoordArgs): Promise<void> {
   const w = await waitById(db, waitKey(a));
   if (!w) return;
