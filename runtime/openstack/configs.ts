@@ -61,6 +61,12 @@ transport_url = fake:/
 # busy engine (tens of nested-stack updates at once) fails resources with
 # "MessagingTimeout: No reply on topic engine".
 rpc_response_timeout = 600
+# A resource check runs in an RPC executor thread until the resource is done,
+# and an AutoScalingGroup's check holds its thread while its nested stack's
+# resources wait for threads of their own: with the default 64, 50 stacks of
+# two groups each created at once starve the pool and never finish. Threads
+# are started on demand, so a high cap costs nothing while idle.
+executor_thread_pool_size = 1024
 auth_encryption_key = ${o.authEncryptionKey}
 region_name_for_services = RegionOne
 # stack user domain: WaitConditionHandle, signals, SoftwareDeployment

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { ActivityNotFoundError } from '@temporalio/client';
+import { ActivityCancelledError, ActivityNotFoundError } from '@temporalio/client';
 import { ApplicationFailure, CompleteAsyncError } from '@temporalio/activity';
 import { openStore, type Store } from '../../common/db';
 import { waitById } from '../../common/db/repos/coordination-waits';
@@ -42,12 +42,18 @@ const exchanges: CoordExchanges<CoordArgs> = {
   cancel: (a) => cancelCoordination(target, a.location),
 };
 
-/** What Temporal was told, by task token; `refuse` makes the next call throw it. */
+/**
+ * What Temporal was told, by task token; `refuse` makes the next outcome throw it; `heartbeats` answers a
+ * token's heartbeat with the error Temporal's client throws (cancelled, gone, unreachable).
+ */
 class Told implements Completions {
-  readonly outcomes: { token: string; result?: unknown; err?: unknown }[] = [];
+  readonly outcomes: { token: string; result?: unknown; err?: unknown; cancelled?: true }[] = [];
+  readonly heartbeats = new Map<string, Error>();
   refuse: Error | undefined;
   async complete(t: Uint8Array, result: unknown) { this.take(); this.outcomes.push({ token: Buffer.from(t).toString(), result }); }
   async fail(t: Uint8Array, err: unknown) { this.take(); this.outcomes.push({ token: Buffer.from(t).toString(), err }); }
+  async heartbeat(t: Uint8Array) { const e = this.heartbeats.get(Buffer.from(t).toString()); if (e) throw e; }
+  async reportCancellation(t: Uint8Array) { this.outcomes.push({ token: Buffer.from(t).toString(), cancelled: true }); }
   private take() {
     const e = this.refuse;
     this.refuse = undefined;
@@ -191,6 +197,32 @@ test('an operator cancel drops the wait and cancels the coordination on the EM; 
   const told = await withPoller((p) => pollRound(p, a));
   expect(told.outcomes).toEqual([]);
   expect(await waitById(db, waitKey(a))).toBeUndefined();
+});
+
+test('a wait whose activity was cancelled (the cancel came while its POST was in flight) or is gone is cancelled on the EM at its next poll', async () => {
+  em.setBehaviour({ mode: 'hang', retryAfter: '1' });
+  const a = await fresh();
+  // the op's cancel ran before the wait was parked: it found nothing to drop
+  await dropParkedWait(db, exchanges, a);
+  expect(await attempt(a, 'cancel-raced')).toBe('parked');
+  const b = await fresh();
+  expect(await attempt(b, 'terminated')).toBe('parked');
+  const c = await fresh();
+  expect(await attempt(c, 'temporal-down')).toBe('parked');
+  const told = await withPoller(async (p, t) => {
+    t.heartbeats.set('cancel-raced', new ActivityCancelledError('cancelled'));
+    t.heartbeats.set('terminated', new ActivityNotFoundError('not found'));
+    t.heartbeats.set('temporal-down', new Error('14 UNAVAILABLE: connection refused'));
+    for (const x of [a, b, c]) await pollRound(p, x);
+  });
+  expect(mine(a)).toMatchObject([{ posts: 1, gets: 0, cancelled: true }]);
+  expect(mine(b)).toMatchObject([{ posts: 1, gets: 0, cancelled: true }]);
+  // Temporal unreachable: the wait is polled as usual, its activity still counts as waiting
+  expect(mine(c)).toMatchObject([{ posts: 1, gets: 1, cancelled: false }]);
+  expect(told.outcomes).toEqual([{ token: 'cancel-raced', cancelled: true }]);
+  expect(await waitById(db, waitKey(a))).toBeUndefined();
+  expect(await waitById(db, waitKey(b))).toBeUndefined();
+  expect(await waitById(db, waitKey(c))).toBeDefined();
 });
 
 test('an EM error a retry may mend fails the attempt and keeps the wait for the retry; one that cannot, ends it', async () => {

@@ -5,12 +5,15 @@
  * poll) in the store and completes asynchronously. The worker's poller
  * (startCoordinationPoller) takes the due waits of every op, GETs the Location
  * (or POSTs again after a 503) at each Retry-After, and completes or fails the
- * waiting activity through Temporal's client. Any worker's poller may take a
- * wait: a worker that dies leaves its waits to the others.
+ * waiting activity through Temporal's client. Before each poll it heartbeats
+ * the activity: one cancelled or gone (an operator cancel, a terminated
+ * workflow) has its coordination cancelled on the EM and its wait dropped.
+ * Any worker's poller may take a wait: a worker that dies leaves its waits
+ * to the others.
  * docs/benchmarks.md, "Worker memory with parked ops".
  */
 import { ApplicationFailure, CompleteAsyncError, Context } from '@temporalio/activity';
-import { ActivityNotFoundError } from '@temporalio/client';
+import { ActivityCancelledError, ActivityNotFoundError } from '@temporalio/client';
 import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../../common/db/repos/coordination-waits';
 import type { Store } from '../../../common/db/store';
 import type { Logger } from '../../../common/log';
@@ -40,8 +43,8 @@ export async function parkForDecision(db: Store, x: CoordExchanges<CoordArgs>, a
 
 /**
  * The activity run when the op gives up the wait (an operator cancel): the pending coordination is cancelled on the EM.
- * A cancel that lands while the wait's POST is still in flight finds no wait yet; the wait parked after it is
- * polled as any other, and its coordination cancelled on the EM at its timeout at the latest.
+ * A cancel that lands while the wait's POST is still in flight finds no wait yet; the poller finds the wait parked
+ * after it cancelled at its first poll (the heartbeat says so) and cancels it on the EM then.
  */
 export async function dropParkedWait(db: Store, x: CoordExchanges<CoordArgs>, a: CoordArgs): Promise<void> {
   const w = await waitById(db, waitKey(a));
@@ -50,10 +53,13 @@ export async function dropParkedWait(db: Store, x: CoordExchanges<CoordArgs>, a:
   await removeWait(db, w.id);
 }
 
-/** How a waiting activity is completed: Temporal's AsyncCompletionClient (client.activity). */
+/** How a waiting activity is completed, and asked whether it is still wanted: Temporal's AsyncCompletionClient (client.activity). */
 export interface Completions {
   complete(taskToken: Uint8Array, result: unknown): Promise<void>;
   fail(taskToken: Uint8Array, err: unknown): Promise<void>;
+  /** Throws ActivityCancelledError when a cancel was asked for, ActivityNotFoundError when the activity is gone. */
+  heartbeat(taskToken: Uint8Array): Promise<void>;
+  reportCancellation(taskToken: Uint8Array): Promise<void>;
 }
 
 export interface PollerOptions {
@@ -107,8 +113,26 @@ export function startCoordinationPoller(o: PollerOptions): { stop(): Promise<voi
     await removeWait(db, w.id, w.taskToken);
   };
 
+  /** 'cancelled' or 'gone' when the waiting activity no longer wants its decision; Temporal unreachable counts as wanted. */
+  const unwanted = async (w: CoordinationWait): Promise<'cancelled' | 'gone' | undefined> => {
+    try {
+      await completions.heartbeat(Buffer.from(w.taskToken, 'base64'));
+    } catch (e) {
+      if (e instanceof ActivityCancelledError) return 'cancelled';
+      if (e instanceof ActivityNotFoundError) return 'gone';
+    }
+    return undefined;
+  };
+
   const pollOne = async (w: CoordinationWait) => {
     const a = JSON.parse(w.args) as CoordArgs;
+    const why = await unwanted(w);
+    if (why) {
+      if (w.location) await x.cancel({ ...a, location: w.location }).catch(() => undefined);
+      if (why === 'cancelled') await completions.reportCancellation(Buffer.from(w.taskToken, 'base64')).catch(() => undefined);
+      loaded.delete(w.id);
+      return removeWait(db, w.id, w.taskToken);
+    }
     if (Date.now() >= w.deadline) {
       if (w.location) await x.cancel({ ...a, location: w.location }).catch(() => undefined);
       return settle(w, (t) => completions.fail(t, ApplicationFailure.nonRetryable(`coordination of VNFC ${a.vnfcId} did not finish within ${w.timeoutMs / 1000} s`, 'CoordinationTimeout')));
