@@ -42,8 +42,9 @@ async function main() {
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',
-    // A cap trades memory for replays: a run evicted while it waits is replayed when it next wakes. A parked op waits on
-    // one activity of the waits queue and does not wake until it is decided (docs/benchmarks.md, "Worker memory with parked ops").
+    // A cap trades memory for replays: a run evicted while it waits is replayed when it next wakes. A parked op's wait is a
+    // row in the store (the poller below) and its workflow does not wake until it is decided (docs/benchmarks.md,
+    // "Worker memory with parked ops").
     maxCachedWorkflows: cfg.maxCachedWorkflows,
   });
   built?.remove(); // read by Worker.create
