@@ -64,9 +64,10 @@ rpc_response_timeout = 600
 # A resource check runs in an RPC executor thread until the resource is done,
 # and an AutoScalingGroup's check holds its thread while its nested stack's
 # resources wait for threads of their own: with the default 64, 50 stacks of
-# two groups each created at once starve the pool and never finish. Threads
-# are started on demand, so a high cap costs nothing while idle.
-executor_thread_pool_size = 1024
+# two groups each created at once starve the pool and never finish. 1024
+# threads finish them but thrash one interpreter (155 s against 95 s at 256;
+# docs/benchmarks.md, "Heat alone at concurrency 50").
+executor_thread_pool_size = 256
 auth_encryption_key = ${o.authEncryptionKey}
 region_name_for_services = RegionOne
 # stack user domain: WaitConditionHandle, signals, SoftwareDeployment
