@@ -38,7 +38,9 @@ export async function refreshPackageUsage(q: Q, packageId: string): Promise<void
   if (!pkg) return;
   const used = (await db.select({ id: t.vnfInstances.id }).from(t.vnfInstances).where(eq(t.vnfInstances.vnfPkgId, packageId)).limit(1)).length > 0
     || (pkg.onboardingState === 'ONBOARDED' && await changingTo(q, pkg.projectId, pkg.vnfdId));
-  await db.update(t.vnfPackages).set({ usageState: used ? 'IN_USE' : 'NOT_IN_USE' }).where(eq(t.vnfPackages.id, packageId));
+  const usageState = used ? 'IN_USE' : 'NOT_IN_USE';
+  // Written only when it changes: every create in a package would otherwise rewrite its row, and on PostgreSQL concurrent creates conflict there.
+  if (pkg.usageState !== usageState) await db.update(t.vnfPackages).set({ usageState }).where(eq(t.vnfPackages.id, packageId));
 }
 
 /**

@@ -16,7 +16,17 @@ import type { Q, SqlStore, Tables } from './store';
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle-pg');
 /** pg_advisory_lock key of the migration step (any constant shared by all our processes). */
 const MIGRATION_LOCK = 7_140_412_001;
-const MAX_ATTEMPTS = 8;
+/*
+ * Runs of a transaction that met a serialization failure. Creates at once in
+ * one project all read its quota count and insert under it, so each round
+ * lets about one through; the pause before the next run is drawn at random
+ * from a window that doubles up to a second ("full jitter"), which spreads a
+ * burst of 100 out within a few rounds. 8 runs with pauses of 20 ms let ten
+ * creates on a loaded machine run out (a 500, CI #46).
+ */
+const MAX_ATTEMPTS = 30;
+const FIRST_WINDOW_MS = 10;
+const MAX_WINDOW_MS = 1000;
 
 /*
  * The repositories are typed against the SQLite builder (store.ts). That is
@@ -59,7 +69,7 @@ export async function openPgStore(url: string): Promise<SqlStore> {
           return await db.transaction((tx) => fn(asQ(tx)), { isolationLevel: 'serializable' });
         } catch (e) {
           if (attempt >= MAX_ATTEMPTS || !isSerializationFailure(e)) throw e;
-          await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+          await new Promise((r) => setTimeout(r, Math.random() * Math.min(MAX_WINDOW_MS, FIRST_WINDOW_MS * 2 ** attempt)));
         }
       }
     },

@@ -407,6 +407,23 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     expect(((await pageOfSubscriptions(db, Q, EVERY)).rows).length).toBe(1);
   });
 
+  it('quotas: 100 creates at once in one project and package all land, and a burst at the limit is cut there (CI #46: the pg tier met a 500 at 10 at once)', async () => {
+    const BURST = 100;
+    const P: Scope = { projectId: `burst-${uuid()}`, all: false };
+    const pkgId = await onboarded(P, `vnfd-${uuid()}`);
+    const inst = { projectId: P.projectId, vnfdId: 'd', vnfPkgId: pkgId, vnfProvider: 'a', vnfProductName: 'p', vnfSoftwareVersion: '1', vnfdVersion: '1', instantiationState: 'NOT_INSTANTIATED' as const, vimConnectionInfo: [], metadata: {}, createdAt: now() };
+    const results = await Promise.allSettled(Array.from({ length: BURST }, () => createInstance(db, { id: uuid(), ...inst }, undefined, BURST + 10)));
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    expect((await pageOfInstances(db, P, EVERY)).rows).toHaveLength(BURST);
+    expect(await packageById(db, pkgId)).toMatchObject({ usageState: 'IN_USE' });
+
+    // at the limit, the burst is cut exactly there
+    const over = await Promise.allSettled(Array.from({ length: 20 }, () => createInstance(db, { id: uuid(), ...inst }, undefined, BURST + 10)));
+    expect(over.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+    expect(over.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason).filter((e) => !(e instanceof QuotaExceeded)).map(String)).toEqual([]);
+    expect((await pageOfInstances(db, P, EVERY)).rows).toHaveLength(BURST + 10);
+  });
+
   it('SSH host key pins: set, replace, forget', async () => {
     await pinHostKey(db, 'VDU1-0', 'SHA256:one');
     await pinHostKey(db, 'VDU1-0', 'SHA256:two');
