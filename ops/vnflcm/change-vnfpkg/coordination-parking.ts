@@ -97,10 +97,15 @@ export function startCoordinationPoller(o: PollerOptions): { stop(): Promise<voi
     return p;
   });
 
+  /** The waiting activity attempt's task token. */
+  const tokenOf = (w: CoordinationWait) => Buffer.from(w.taskToken, 'base64');
+  /** Cancels the wait's coordination on the EM, if it has one there; best effort (the EM times it out otherwise). */
+  const cancelOnEm = (w: CoordinationWait, a: CoordArgs) => (w.location ? x.cancel({ ...a, location: w.location }).catch(() => undefined) : undefined);
+
   /** Completes or fails the waiting activity, then forgets the wait (kept if a retry's attempt took it over meanwhile). */
   const settle = async (w: CoordinationWait, how: (token: Uint8Array) => Promise<void>) => {
     try {
-      await how(Buffer.from(w.taskToken, 'base64'));
+      await how(tokenOf(w));
     } catch (e) {
       // gone: its op closed, or its attempt timed out and a retry took the wait over
       if (!(e instanceof ActivityNotFoundError)) {
@@ -116,7 +121,7 @@ export function startCoordinationPoller(o: PollerOptions): { stop(): Promise<voi
   /** 'cancelled' or 'gone' when the waiting activity no longer wants its decision; Temporal unreachable counts as wanted. */
   const unwanted = async (w: CoordinationWait): Promise<'cancelled' | 'gone' | undefined> => {
     try {
-      await completions.heartbeat(Buffer.from(w.taskToken, 'base64'));
+      await completions.heartbeat(tokenOf(w));
     } catch (e) {
       if (e instanceof ActivityCancelledError) return 'cancelled';
       if (e instanceof ActivityNotFoundError) return 'gone';
@@ -128,13 +133,13 @@ export function startCoordinationPoller(o: PollerOptions): { stop(): Promise<voi
     const a = JSON.parse(w.args) as CoordArgs;
     const why = await unwanted(w);
     if (why) {
-      if (w.location) await x.cancel({ ...a, location: w.location }).catch(() => undefined);
-      if (why === 'cancelled') await completions.reportCancellation(Buffer.from(w.taskToken, 'base64')).catch(() => undefined);
+      await cancelOnEm(w, a);
+      if (why === 'cancelled') await completions.reportCancellation(tokenOf(w)).catch(() => undefined);
       loaded.delete(w.id);
       return removeWait(db, w.id, w.taskToken);
     }
     if (Date.now() >= w.deadline) {
-      if (w.location) await x.cancel({ ...a, location: w.location }).catch(() => undefined);
+      await cancelOnEm(w, a);
       return settle(w, (t) => completions.fail(t, ApplicationFailure.nonRetryable(`coordination of VNFC ${a.vnfcId} did not finish within ${w.timeoutMs / 1000} s`, 'CoordinationTimeout')));
     }
     let r: Awaited<ReturnType<typeof x.get>> | Awaited<ReturnType<typeof x.post>>;
@@ -142,14 +147,14 @@ export function startCoordinationPoller(o: PollerOptions): { stop(): Promise<voi
       r = w.location ? await x.get({ ...a, location: w.location }) : await x.post(a);
     } catch (e) {
       if (isFinal(e)) {
-        if (w.location) await x.cancel({ ...a, location: w.location }).catch(() => undefined);
+        await cancelOnEm(w, a);
         return settle(w, (t) => completions.fail(t, e));
       }
       // This attempt fails and the retry policy decides; a retry's attempt takes the wait over (rearmWait).
       // Until then (or, after the last attempt, until its deadline cancels it on the EM) it is not polled.
       await rescheduleWait(db, w, { location: w.location, nextPollAt: w.deadline });
       try {
-        await completions.fail(Buffer.from(w.taskToken, 'base64'), e);
+        await completions.fail(tokenOf(w), e);
       } catch (err) {
         if (!(err instanceof ActivityNotFoundError)) await rescheduleWait(db, w, { location: w.location, nextPollAt: Date.now() + AGAIN_MS });
       }
