@@ -17,18 +17,33 @@ import { etcdPhase } from './manifests';
 const ROOT = { name: 'root', uid: 0, home: '/root' };
 const ANNOTATION = 'kubeadm.kubernetes.io/etcd.advertise-client-urls';
 const JOIN_WAIT_MS = 40_000;
+const ENDPOINTS_WAIT_MS = 40_000;
 
 export function etcdClientTls(memfs: MemFs, certDir: string): EtcdTls {
   const read = (f: string) => memfs.readFile(`${certDir}/${f}`, ROOT).toString('utf8');
   return { ca: read('etcd/ca.crt'), cert: read('apiserver-etcd-client.crt'), key: read('apiserver-etcd-client.key') };
 }
 
-/** The client URLs of the cluster's etcd members, from the etcd static pods' mirrors. */
-export async function etcdEndpoints(client: KubeClient): Promise<string[]> {
-  const pods = await client.get<{ items: { metadata: { annotations?: Record<string, string> } }[] }>('/api/v1/namespaces/kube-system/pods?labelSelector=component%3Detcd%2Ctier%3Dcontrol-plane');
-  const urls = pods.items.flatMap((p) => (p.metadata.annotations?.[ANNOTATION] ?? '').split(',').filter(Boolean));
-  if (urls.length === 0) throw new Error('could not retrieve the list of etcd endpoints: etcd pods are missing their advertise-client-urls annotation');
-  return [...new Set(urls)];
+/**
+ * The client URLs of the cluster's etcd members, from the etcd static pods' mirrors. As kubeadm does, the read is
+ * tried again every 500 ms until `waitMs` (a mirror pod appears when its node's kubelet syncs, a moment after the
+ * node's init or join returned; CI #46 met a join in that moment).
+ */
+export async function etcdEndpoints(client: Pick<KubeClient, 'get'>, waitMs = ENDPOINTS_WAIT_MS): Promise<string[]> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let why: string;
+    try {
+      const pods = await client.get<{ items: { metadata: { annotations?: Record<string, string> } }[] }>('/api/v1/namespaces/kube-system/pods?labelSelector=component%3Detcd%2Ctier%3Dcontrol-plane');
+      const urls = pods.items.flatMap((p) => (p.metadata.annotations?.[ANNOTATION] ?? '').split(',').filter(Boolean));
+      if (urls.length) return [...new Set(urls)];
+      why = pods.items.length ? 'etcd pods are missing their advertise-client-urls annotation' : 'no etcd pods are present';
+    } catch (err) {
+      why = (err as Error).message;
+    }
+    if (Date.now() >= deadline) throw new Error(`could not retrieve the list of etcd endpoints: ${why}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 const peerUrl = (e: Effective) => `https://${e.advertiseAddress}:2380`;
@@ -98,7 +113,7 @@ async function waitHealthy(etcd: EtcdClient, e: Effective, out: (l: string) => v
 export async function removeOwnEtcdMember(memfs: MemFs, certDir: string, advertiseAddress: string, api: KubeClient, out: (l: string) => void, warn: (l: string) => void): Promise<void> {
   try {
     const own = (u: string) => u.startsWith(`https://${advertiseAddress}:`);
-    const all = await etcdEndpoints(api);
+    const all = await etcdEndpoints(api, 0); // one read: a reset goes on (with a warning) when the API does not answer
     const endpoints = [...all.filter((u) => !own(u)), ...all.filter(own)];
     const etcd = new EtcdClient(endpoints, etcdClientTls(memfs, certDir));
     const members = await etcd.members();
