@@ -22,7 +22,7 @@ const MIGRATION_LOCK = 7_140_412_001;
  * lets about one through; the pause before the next run is drawn at random
  * from a window that doubles up to a second ("full jitter"), which spreads a
  * burst of 100 out within a few rounds. 8 runs with pauses of 20 ms let ten
- * creates on a loaded machine run out (a 500, CI #46).
+ * creates on a loaded machine run out (a 500 in the landing of stop 39).
  */
 const MAX_ATTEMPTS = 30;
 const FIRST_WINDOW_MS = 10;

@@ -407,7 +407,7 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     expect(((await pageOfSubscriptions(db, Q, EVERY)).rows).length).toBe(1);
   });
 
-  it('quotas: 100 creates at once in one project and package all land, and a burst at the limit is cut there (CI #46: the pg tier met a 500 at 10 at once)', async () => {
+  it('quotas: 100 creates at once in one project and package all land, and a burst at the limit is cut there (the landing of stop 39: the pg tier met a 500 at 10 at once)', async () => {
     const BURST = 100;
     const P: Scope = { projectId: `burst-${uuid()}`, all: false };
     const pkgId = await onboarded(P, `vnfd-${uuid()}`);
