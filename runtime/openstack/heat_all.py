@@ -88,6 +88,26 @@ def serialize_ast_parse():
     ast.parse = serialized_parse
 
 
+def release_finished_threads():
+    """Heat 27's engine ThreadGroup (heat/engine/service.py, the threading
+    port of the eventlet one) keeps every thread it started in the stack's
+    group until the stack is deleted: nothing calls thread_done when one
+    ends, as oslo.service's own threading ThreadGroup does. Each finished
+    thread holds its arguments, a request context with its keystoneauth
+    sessions and their sockets, so a live stack kept ~13 descriptors and
+    ~25 contexts per operation; after ~3,000 stack operations the process
+    ran out of descriptors and SQLite could not open heat.db any more.
+    Here an ended thread leaves its group, as in oslo.service."""
+    from heat.engine import service
+    add_thread = service.ThreadGroup.add_thread
+
+    def add_and_release(self, func, *args, **kwargs):
+        th = add_thread(self, func, *args, **kwargs)
+        th.link(lambda ended: self.thread_done(ended))
+        return th
+    service.ThreadGroup.add_thread = add_and_release
+
+
 def fail_orphaned_convergence_stacks():
     """Stock Heat resets stacks left IN_PROGRESS by a dead engine only for the
     legacy engine (EngineService.reset_stack_status filters convergence=False):
@@ -145,6 +165,7 @@ def main():
 
     serialize_sqlite_writes()
     serialize_ast_parse()
+    release_finished_threads()
     scale_task_sleep()
     i18n.enable_lazy()
     CONF = cfg.CONF
