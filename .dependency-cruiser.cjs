@@ -1,0 +1,71 @@
+/**
+ * The layers, checked by dependency-cruiser (`npm run check:layers`, and a
+ * unit test in `npm test`): a folder may import its own layer and the layers
+ * below it, never one above, and no import circle. Type-only imports count:
+ * they tie the code as much as value imports do. docs/architecture.md draws
+ * the same layers.
+ *
+ * What today's code still does against these rules is listed in
+ * .dependency-cruiser-known-violations.json and tolerated (`--ignore-known`)
+ * while it is moved (issue 25); anything new fails. After a move, write the
+ * list again with `npm run check:layers:baseline` so that it only
+ * shrinks.
+ */
+
+/** Top to bottom. */
+const LAYERS = [
+  { name: 'programs', folders: ['scripts', 'runtime', 'worker', 'bench', 'em', 'samples'] },
+  { name: 'api', folders: ['api'] },
+  { name: 'operations', folders: ['ops'] },
+  { name: 'saga engine', folders: ['engine'] },
+  { name: 'workflow building blocks', folders: ['workflows'] },
+  { name: 'activities', folders: ['activities', 'notify'] },
+  { name: 'cluster engine', folders: ['cluster'] },
+  { name: 'clients and packages', folders: ['infra', 'ssh', 'coord', 'mgmt', 'vnfpkg'] },
+  { name: 'model', folders: ['model'] },
+  { name: 'common', folders: ['common'] },
+];
+
+const under = (folders) => `^(${folders.join('|')})/`;
+
+const upward = LAYERS.slice(1).map((layer, i) => ({
+  name: `no-upward-from-${layer.name.replace(/ /g, '-')}`,
+  comment: `${layer.name} (${layer.folders.join(', ')}) may not import a layer above it`,
+  severity: 'error',
+  from: { path: under(layer.folders) },
+  to: { path: under(LAYERS.slice(0, i + 1).flatMap((l) => l.folders)) },
+}));
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      comment: 'an import circle makes its files one unit: none may be understood, tested or moved alone',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'simulator-apart',
+      comment: 'the VIM simulator is a cloud the product talks to over HTTP and SSH: only the programs that start it may name it',
+      severity: 'error',
+      from: { pathNot: '^(vimsim|runtime|scripts|bench)/' },
+      to: { path: '^vimsim/' },
+    },
+    {
+      name: 'simulator-self-contained',
+      comment: 'the simulator imports nothing of the product',
+      severity: 'error',
+      from: { path: '^vimsim/' },
+      to: { pathNot: '^(vimsim/|node_modules/)', dependencyTypesNot: ['core'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|test|\\.tools|data|dist|drizzle|drizzle-pg)/|^[^/]+\\.(js|ts|cjs)$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};
