@@ -17,7 +17,7 @@ import { maskErrorText } from '../common/secret-errors';
 import { excerpt } from '../common/outbound';
 import { redact, redactString } from '../common/secrets';
 import { maskScriptOutput } from '../mgmt/script-mask';
-import { redactSecrets } from '../ssh/redact';
+import { redactSecrets } from '../common/secrets';
 
 const MiB = 1024 * 1024;
 const GROWTH_BUDGET = 8;

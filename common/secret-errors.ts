@@ -4,9 +4,8 @@
  * a coordination server's error body).
  */
 import type { z } from 'zod';
-import { redactSecrets } from '../ssh/redact';
 import { secretsBySchema } from './secret-schema';
-import { redact, redactString } from './secrets';
+import { redact, redactSecrets, redactString } from './secrets';
 
 /** Shorter secrets are not searched for inside texts: masking every "ab" would garble the message and hide little. */
 const MIN_SECRET_LENGTH = 3;

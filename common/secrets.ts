@@ -7,7 +7,9 @@
  *     keys masked (a whole array or object under such a key too) and URL
  *     credentials hidden in every string;
  *   - redactString(): URL credentials (`scheme://user:password@`) hidden, in
- *     one linear pass (no backtracking regex: request data can be megabytes).
+ *     one linear pass (no backtracking regex: request data can be megabytes);
+ *   - redactSecrets(): the known secrets of a session (an SSH login's
+ *     password, key material) masked wherever they show in a text.
  * - SecretBox: AES-256-GCM for secrets stored in the database.
  */
 import crypto from 'node:crypto';
@@ -22,6 +24,20 @@ const MAX_DEPTH = 100;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
+}
+
+/** `text` with every occurrence of each non-empty secret replaced by ****
+ *  (SSH output, errors and log lines of a session that knows its secrets).
+ *  Longer secrets are replaced first so a secret containing another one is
+ *  masked whole. */
+export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length > 0))]
+    .sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const s of list) {
+    if (out.includes(s)) out = out.split(s).join(MASK);
+  }
+  return out;
 }
 
 /** Characters that end a URL in free text (JSON/log quoting, whitespace). */

@@ -18,7 +18,7 @@
  */
 import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-import type { CoordAuthentication } from './types';
+import type { CoordAuthentication } from '../model/coordination';
 import { CoordinationError, exchange, remoteText, scrub, showUrl, type TlsOptions } from './client-http';
 import { hostListAllows, outboundSettings } from '../common/outbound';
 

@@ -20,7 +20,7 @@
  * the target has none: there is nothing to withhold, and the outbound policy
  * still applies to it.
  */
-import { COORD_API_VERSION, COORD_BASE, LcmCoord, type LcmCoordRequest } from './types';
+import { COORD_API_VERSION, COORD_BASE, LcmCoord, type LcmCoordRequest } from '../model/coordination';
 import { CoordinationError, exchange, remoteText, scrub, showUrl, type ExchangeResponse } from './client-http';
 import { chosenAuthType, clientCertHostsMessage, planAuth, type CoordTarget } from './client-auth';
 import { authenticatedCall, type Answer } from './client-call';

@@ -9,7 +9,7 @@
  * next accepted POST creates.
  */
 import crypto from 'node:crypto';
-import { COORD_BASE, type LcmCoord, type LcmCoordRequest } from '../coord/types';
+import { COORD_BASE, type LcmCoord, type LcmCoordRequest } from '../model/coordination';
 import { type Behaviour, DEFAULT_RETRY_AFTER, resolveBehaviour } from './behaviour';
 
 export type CoordinationState = 'REJECTED' | 'PENDING' | 'DECIDED';

@@ -19,7 +19,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import pino, { type Logger } from 'pino';
-import { COORD_API_VERSION, COORD_BASE, LcmCoordRequest } from '../coord/types';
+import { COORD_API_VERSION, COORD_BASE, LcmCoordRequest } from '../model/coordination';
 import {
   authScheme, basicClientCandidates, type BasicCredentials, type OAuth2Client, parseBasic, parseBearer,
   peerCertificateX5t, safeEqual, TokenService,

@@ -6,7 +6,7 @@
  * returns or raises.
  */
 import { isSecretKey } from '../common/secrets';
-import { redactSecrets, SECRET_MASK } from '../ssh/redact';
+import { MASK, redactSecrets } from '../common/secrets';
 
 /** Every string under a secret-looking key of a script's input document (its stdin). */
 export function scriptSecrets(input: unknown, out: string[] = []): string[] {
@@ -32,7 +32,7 @@ export function maskScriptOutput(text: string, secrets: readonly string[], o: { 
   if (o.truncated) {
     for (const s of forms) {
       const k = beginningAtEnd(out, s);
-      if (k >= 4) out = out.slice(0, out.length - k) + SECRET_MASK;
+      if (k >= 4) out = out.slice(0, out.length - k) + MASK;
     }
   }
   return out;

@@ -2,11 +2,11 @@
  * InstantiateVnfRequest.additionalParams: free-form, except the keys the
  * seeds define (their secrets are marked, so op occs and instances show
  * them masked). The Mgmt Driver bound to the flavour checks its own keys
- * again with the same schema (mgmt/private-registry/params.ts).
+ * again with the same schema (model/private-registry-params.ts).
  */
 import { z } from 'zod';
 import { secret } from '../common/secret-schema';
-import { PrivateRegistryInstallationParam, ProxyParam } from '../mgmt/private-registry/params';
+import { PrivateRegistryInstallationParam, ProxyParam } from './private-registry-params';
 
 /** A node of k8s_cluster_installation_param (seed 000): SSH login of the VMs. */
 const K8sNodeParam = z.looseObject({

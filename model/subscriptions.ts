@@ -6,7 +6,7 @@
  * SubscriptionAuthentication, the same type the coordination client takes.
  */
 import { z } from 'zod';
-import { CoordAuthentication } from '../coord/types';
+import { CoordAuthentication } from './coordination';
 import { Identifier } from './common';
 
 export const NOTIFICATION_TYPES = ['VnfLcmOperationOccurrenceNotification', 'VnfIdentifierCreationNotification', 'VnfIdentifierDeletionNotification'] as const;

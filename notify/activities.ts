@@ -9,12 +9,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../activities/deps';
 import { markFailed, nextPendingOf, notificationById, recordAttempt, type OutboxRow } from '../common/db/repos/notifications';
-import type { NextNotification } from './contracts';
+import type { Attempt, NextNotification } from './contracts';
 import { postCadf } from './cadf';
 import { postEtsi } from './etsi/send';
-
-/** What one attempt came to: undefined = delivered; `final` = no attempt can succeed (the row is FAILED at once). */
-export type Attempt = undefined | { problem: string; final?: boolean };
 
 export function notifyActivities(deps: ActivityDeps) {
   const { db, cfg } = deps;

@@ -4,7 +4,7 @@ import type { OutboxRow } from '../common/db/repos/notifications';
 import { OutboundRefused, showUrl } from '../common/outbound';
 import { redactString } from '../common/secrets';
 import { request } from '../infra/openstack/http';
-import type { Attempt } from './activities';
+import type { Attempt } from './contracts';
 
 export async function postCadf({ cfg }: ActivityDeps, row: OutboxRow): Promise<Attempt> {
   const url = cfg.magnum.notificationWebhooks[row.sink ?? -1];

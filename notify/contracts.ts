@@ -20,3 +20,6 @@ export interface NextNotification {
   deadlineMs: number;
   maxRetryIntervalS: number;
 }
+
+/** What one attempt came to: undefined = delivered; `final` = no attempt can succeed (the row is FAILED at once). */
+export type Attempt = undefined | { problem: string; final?: boolean };

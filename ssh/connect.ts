@@ -12,7 +12,7 @@
 import { Client, ConnectConfig } from 'ssh2';
 import { SshAuthError, SshConnectError, SshError, SshHostKeyMismatchError } from './errors';
 import { HostKeyStore, hostKeyFingerprint } from './host-keys';
-import { redactSecrets } from './redact';
+import { redactSecrets } from '../common/secrets';
 import { SshSession } from './session';
 
 export interface SshTarget {

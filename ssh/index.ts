@@ -25,7 +25,7 @@ export { InMemoryHostKeyStore, hostKeyFingerprint } from './host-keys';
 export type { HostKeyStore } from './host-keys';
 export { parseConsoleHostKeys, CONSOLE_KEYS_BEGIN, CONSOLE_KEYS_END } from './console-host-keys';
 export type { ConsoleHostKey } from './console-host-keys';
-export { redactSecrets, SECRET_MASK } from './redact';
+export { MASK as SECRET_MASK, redactSecrets } from '../common/secrets';
 export {
   SshError, SshConnectError, SshAuthError, SshHostKeyMismatchError, SshTimeoutError,
   SshConnectionLostError, SshCommandError, SshUploadError, SshHostKeyUnverifiedError,

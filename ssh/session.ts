@@ -9,7 +9,7 @@ import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import {
   SshCommandError, SshConnectionLostError, SshError, SshTimeoutError, SshUploadError,
 } from './errors';
-import { redactSecrets } from './redact';
+import { redactSecrets } from '../common/secrets';
 
 export interface ExecResult {
   /** Exit code; null when the command was killed by a signal (or the server sent none). */

@@ -9,7 +9,7 @@
 import type { Config } from '../../common/config';
 import type { OutboxRow } from '../../common/db/repos/notifications';
 import type { InstanceRow } from '../../common/db/repos/rows';
-import type { Q } from '../../common/db/store';
+import type { Q } from '../../common/db/sql-store';
 import { dispatch } from '../../notify/dispatch';
 import { queueLcmNotificationsIn } from '../../notify/etsi/queue';
 import type { ApiContext } from '../context';

@@ -12,7 +12,7 @@
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { ContentInfo } from '../../vnfpkg/content-store/types';
-import type { SqlStore, Tables } from './store';
+import type { SqlStore, Tables } from './sql-store';
 
 const SLICE_BYTES = 1024 * 1024;
 

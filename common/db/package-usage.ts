@@ -10,7 +10,8 @@
  * cannot onboard a vnfdId twice, common/db/repos/packages.ts).
  */
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Q, Store } from './store';
+import type { Store } from './store';
+import type { Q } from './sql-store';
 
 import { FINAL_STATES } from '../../engine/contracts';
 

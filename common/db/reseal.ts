@@ -8,7 +8,8 @@
  */
 import { eq } from 'drizzle-orm';
 import type { SecretBox } from '../secrets';
-import type { Q, Store } from './store';
+import type { Store } from './store';
+import type { Q } from './sql-store';
 
 /** Every column that holds SecretBox output: how to list it and how to replace one value. */
 interface SealedColumn {

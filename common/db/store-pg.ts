@@ -11,7 +11,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import * as pgSchema from './schema-pg';
 import type * as sqliteSchema from './schema';
-import type { Q, SqlStore, Tables } from './store';
+import type { Q, SqlStore, Tables } from './sql-store';
 
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle-pg');
 /** pg_advisory_lock key of the migration step (any constant shared by all our processes). */

@@ -12,7 +12,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { privateDataDir } from '../data-dir';
 import * as schema from './schema';
-import type { Q, SqlStore } from './store';
+import type { Q, SqlStore } from './sql-store';
 
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle');
 

@@ -6,7 +6,7 @@
  * stack updates must keep the indices the instance has, not renumber them.
  * For a VDU in an AutoScalingGroup only the length counts (the group's capacity).
  */
-import type { InstantiatedVnfInfo } from '../vnf-info';
+import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 
 export type VnfcLayout = Record<string, number[]>;
 

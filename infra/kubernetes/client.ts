@@ -7,14 +7,13 @@
  * deletes too (a missing object is "not found", not an error).
  */
 import { z } from 'zod';
-import { type DrainOptions, type DrainResult, drainNode } from './drain';
+import { type DrainOptions, type DrainResult, drainNode, type EvictionResult } from './drain';
 import { type KubeEndpoint, KubeHttp, type KubeResponse } from './http';
 import {
   configMapSchema, type KubeConfigMap, type KubeNode, type KubePod, listSchema, nodeSchema, podSchema, selfSubjectReviewSchema, tokenRequestSchema,
 } from './schemas';
 
 export type CreateResult = 'created' | 'exists';
-export type EvictionResult = 'evicted' | 'gone' | 'retry-later';
 export type PatchType = 'strategic' | 'merge';
 
 const PATCH_CONTENT_TYPE: Record<PatchType, string> = {

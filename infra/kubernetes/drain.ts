@@ -6,8 +6,18 @@
  * reported as remaining: the workflow calls drainNode again on a timer
  * until `done`, so no activity waits on a grace period.
  */
-import type { KubeClient } from './client';
 import { isDaemonSetPod, isMirrorPod } from './nodes';
+import type { KubePod } from './schemas';
+
+/** An eviction's outcome: done, the pod already gone, or refused for now (a disruption budget's 429). */
+export type EvictionResult = 'evicted' | 'gone' | 'retry-later';
+
+/** What a drain needs of a Kubernetes client (KubeClient has it). */
+export interface DrainClient {
+  cordonNode(name: string): Promise<unknown>;
+  listPods(o: { nodeName: string }): Promise<KubePod[]>;
+  evictPod(namespace: string, name: string): Promise<EvictionResult>;
+}
 
 export interface DrainOptions {
   /** Leave the node schedulable (default: cordon first, as kubectl drain does). */
@@ -30,7 +40,7 @@ export interface DrainResult {
   done: boolean;
 }
 
-export async function drainNode(client: KubeClient, nodeName: string, o: DrainOptions = {}): Promise<DrainResult> {
+export async function drainNode(client: DrainClient, nodeName: string, o: DrainOptions = {}): Promise<DrainResult> {
   if (!o.skipCordon) await client.cordonNode(nodeName);
   const result: DrainResult = { evicted: [], skipped: [], remaining: [], done: false };
   for (const pod of await client.listPods({ nodeName })) {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { secret, secretUrl } from '../../common/secret-schema';
-import { NO_PROXY, PROXY_URL } from '../private-registry/params';
+import { NO_PROXY, PROXY_URL } from '../../model/private-registry-params';
 
 /** The Kubernetes release the engine installs unless the request asks for another (the simulator's control planes run it). */
 export const DEFAULT_KUBE_VERSION = '1.37.2';

@@ -5,7 +5,7 @@
  */
 import type { BuiltinDriver, DriverContext } from '../types';
 import { DriverStepError } from '../types';
-import { PrivateRegistryAdditionalParams } from './params';
+import { PrivateRegistryAdditionalParams } from '../../model/private-registry-params';
 import { privateRegistrySpec } from './spec';
 import { installSteps } from './steps';
 

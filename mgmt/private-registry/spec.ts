@@ -1,6 +1,6 @@
 /** What the API checks before a private registry install runs (driver.ts does the install). */
 import type { DriverSpec } from '../types';
-import { PrivateRegistryAdditionalParams } from './params';
+import { PrivateRegistryAdditionalParams } from '../../model/private-registry-params';
 
 export const privateRegistrySpec: DriverSpec = {
   name: 'private-registry',

@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import type { SshSession } from '../../ssh';
 import { shellQuote } from '../../ssh';
-import type { PrivateRegistryInstallationParam } from './params';
+import type { PrivateRegistryInstallationParam } from '../../model/private-registry-params';
 import { aptConfString, systemdEnvironment } from './config-quote';
 
 export const CONTAINER = 'private_registry';

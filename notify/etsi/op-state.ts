@@ -10,7 +10,7 @@
  */
 import { instanceIn } from '../../common/db/repos/instances';
 import type { OpOccRow } from '../../common/db/repos/rows';
-import type { Q } from '../../common/db/store';
+import type { Q } from '../../common/db/sql-store';
 import type { OpState } from '../../engine/contracts';
 import type { LcmEvent } from './payloads';
 import { queueLcmNotificationsIn } from './queue';

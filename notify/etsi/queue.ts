@@ -9,7 +9,7 @@ import { queueIn, type OutboxRow } from '../../common/db/repos/notifications';
 import type { InstanceRow } from '../../common/db/repos/rows';
 import { subscriptionsOfProjectIn } from '../../common/db/repos/subscriptions';
 import { showUrl } from '../../common/outbound';
-import type { Q } from '../../common/db/store';
+import type { Q } from '../../common/db/sql-store';
 import { etsiOrderingKey } from '../contracts';
 import { matchesFilter } from './filter';
 import { lcmPayload, type LcmEvent } from './payloads';

@@ -16,7 +16,7 @@ import { operatorCoordTls, type CoordTarget } from '../../coord/client-auth';
 import { authenticatedCall } from '../../coord/client-call';
 import { CoordinationError, remoteText, showUrl } from '../../coord/client-http';
 import type { SubscriptionAuthentication } from '../../model/subscriptions';
-import type { Attempt } from '../activities';
+import type { Attempt } from '../contracts';
 
 export const API_VERSION_HEADER = { v1: '1.3.0', v2: '2.0.0' } as const;
 

@@ -12,7 +12,7 @@ import {
   cancelCoordination, certificateThumbprint, clearTokenCache, CoordinationError, getCoordination, postCoordination,
   type CoordTarget,
 } from '../../coord/client';
-import type { CoordAuthentication, LcmCoordRequest } from '../../coord/types';
+import type { CoordAuthentication, LcmCoordRequest } from '../../model/coordination';
 import { createTestCa, startTestServer, type Issued, type Seen, type TestCa, type TestServer } from '../support/tls';
 
 const request: LcmCoordRequest = {

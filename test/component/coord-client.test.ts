@@ -9,7 +9,7 @@ import {
   cancelCoordination, getCoordination, parseRetryAfter, postCoordination,
   type CoordTarget,
 } from '../../coord/client';
-import type { LcmCoordRequest } from '../../coord/types';
+import type { LcmCoordRequest } from '../../model/coordination';
 import { startTestServer, type Reply, type TestServer } from '../support/tls';
 
 const request: LcmCoordRequest = {

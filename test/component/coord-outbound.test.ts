@@ -21,7 +21,7 @@ import { rejection } from '../support/coord';
 import {
   certificateThumbprint, clearTokenCache, getCoordination, operatorCoordTls, postCoordination, type CoordTarget,
 } from '../../coord/client';
-import type { CoordAuthentication, LcmCoordRequest } from '../../coord/types';
+import type { CoordAuthentication, LcmCoordRequest } from '../../model/coordination';
 import { useResolver } from '../../common/outbound';
 import { startEm, type Em } from '../../em/server';
 import { createTestCa, startTestServer, type Issued, type TestCa, type TestServer } from '../support/tls';

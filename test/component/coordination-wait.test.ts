@@ -9,7 +9,7 @@ import { ActivityCancellationDetails, ApplicationFailure, CancelledFailure } fro
 import { cancelCoordination, getCoordination, postCoordination, type CoordTarget } from '../../coord/client';
 import { awaitDecision, type CoordExchanges } from '../../ops/vnflcm/change-vnfpkg/coordination-wait';
 import { startEm, type Em } from '../../em/server';
-import type { LcmCoord } from '../../coord/types';
+import type { LcmCoord } from '../../model/coordination';
 
 let em: Em;
 let target: CoordTarget;

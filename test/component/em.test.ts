@@ -1,7 +1,7 @@
 /** The reference EM's behaviours, validation and admin API over plain HTTP (fetch). */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { LcmCoord } from '../../coord/types';
+import { LcmCoord } from '../../model/coordination';
 import { type Behaviour, type Em, startEm } from '../../em/server';
 
 const V = { version: '1.0.0' };

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { openStore, type Q, type Store } from '../../common/db';
-import { isUniqueViolation } from '../../common/db/store';
+import { isUniqueViolation } from '../../common/db/sql-store';
 import { holdChangeTarget, releaseChangeTarget } from '../../common/db/package-usage';
 import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../../common/db/repos/host-keys';
 import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../common/db/repos/coordination-waits';

@@ -8,7 +8,7 @@
  */
 import { packageStoreFromEnv } from '../../common/config';
 import { openStore, type Store } from '../../common/db';
-import type { Dialect } from '../../common/db/store';
+import type { Dialect } from '../../common/db/sql-store';
 import { readState } from '../harness/state';
 
 export function productDialect(): Dialect {

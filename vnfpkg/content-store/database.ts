@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { SqlStore } from '../../common/db/store';
+import type { SqlStore } from '../../common/db/sql-store';
 import {
   chunkSlice, deleteObject, deleteObjectsUnder, dropChunks, findObject, insertChunk, publishObject, sweepOrphanChunks, type ContentObjectRow,
 } from '../../common/db/repos/content';

@@ -1,4 +1,4 @@
-import type { SqlStore } from '../../common/db/store';
+import type { SqlStore } from '../../common/db/sql-store';
 import { DatabaseContentStore } from './database';
 import { DirectoryContentStore } from './directory';
 import type { ContentStore, ContentStoreKind } from './types';

@@ -2,7 +2,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { NodeStep } from '../../../cluster/model';
 import type * as schema from '../schema';
-import type { SqlStore, Store } from '../store';
+import type { Store } from '../store';
+import type { SqlStore } from '../sql-store';
 import { first } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
 

@@ -6,7 +6,7 @@
  * replaces.
  */
 import { and, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
-import type { SqlStore } from '../store';
+import type { SqlStore } from '../sql-store';
 import { first } from './rows';
 
 export interface ContentObjectRow {

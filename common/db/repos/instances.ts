@@ -1,7 +1,8 @@
 /** VNF instances: as a project sees them (Scope), and as the workflows change them. */
 import { and, count, eq, inArray, not } from 'drizzle-orm';
 import { checkQuota } from '../quota';
-import type { Q, Store } from '../store';
+import type { Store } from '../store';
+import type { Q } from '../sql-store';
 import { FINAL_STATES } from '../../../engine/contracts';
 import { refreshPackageUsage } from '../package-usage';
 import { json, listPage, text, type ListSpec, type PageRequest } from './list-page';

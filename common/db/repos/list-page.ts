@@ -10,7 +10,7 @@
  */
 import { and, asc, eq, getTableColumns, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Dialect, SqlStore, Tables } from '../store';
+import type { Dialect, SqlStore, Tables } from '../sql-store';
 
 export const FILTER_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'cont', 'ncont', 'in', 'nin'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];

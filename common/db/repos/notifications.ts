@@ -5,7 +5,8 @@
  */
 import { and, asc, desc, eq, inArray, max, sql } from 'drizzle-orm';
 import type * as schema from '../schema';
-import type { Q, Store } from '../store';
+import type { Store } from '../store';
+import type { Q } from '../sql-store';
 import { first } from './rows';
 
 export type OutboxRow = typeof schema.notificationOutbox.$inferSelect;

@@ -1,6 +1,7 @@
 /** VNF LCM op occs: as a project sees them (Scope), as the API starts them, and as the workflows record them. */
 import { and, eq, inArray, not } from 'drizzle-orm';
-import { isUniqueViolation, type Q, type Store } from '../store';
+import { type Store } from '../store';
+import { isUniqueViolation, type Q } from '../sql-store';
 import { FINAL_STATES, type OpState } from '../../../engine/contracts';
 import { bool, json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first, type InstanceRow, type OpOccInsert, type OpOccRow } from './rows';

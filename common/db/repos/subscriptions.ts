@@ -2,7 +2,8 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { checkQuota } from '../quota';
 import type * as schema from '../schema';
-import type { Q, Store } from '../store';
+import type { Store } from '../store';
+import type { Q } from '../sql-store';
 import { deleteOfSubscriptionIn } from './notifications';
 import { json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first } from './rows';

@@ -7,7 +7,8 @@
  */
 import crypto from 'node:crypto';
 import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
-import type { Q, Store } from '../store';
+import type { Store } from '../store';
+import type { Q } from '../sql-store';
 import { first, type VimInsert, type VimRow } from './rows';
 import { owned, ownedAnd, ownedOrShared, type Scope } from './scope';
 

@@ -5,7 +5,7 @@
  */
 import { clusterById, clusterNodes, type ClusterNodeRow, type ClusterRow } from '../../../common/db/repos/clusters';
 import { nodegroupsOf, type MagnumClusterRow, type NodegroupRow } from '../../../common/db/repos/magnum/clusters';
-import type { SqlStore } from '../../../common/db/store';
+import type { SqlStore } from '../../../common/db/sql-store';
 import { isFailed } from '../../../model/magnum/status';
 
 export interface ClusterFacts {

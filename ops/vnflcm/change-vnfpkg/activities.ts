@@ -10,7 +10,7 @@ import { packageById, packageForVnfd } from '../../../common/db/repos/packages';
 import { hasPackageFile } from '../../../common/db/repos/package-files';
 import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
 import { forgetHostKeys } from '../../../common/db/repos/host-keys';
-import type { LcmCoord } from '../../../coord/types';
+import type { LcmCoord } from '../../../model/coordination';
 import { coordinationExchanges, type CoordArgs, type Exchanging } from './coordination-exchanges';
 import { dropParkedWait, parkForDecision } from './coordination-parking';
 import { awaitDecision } from './coordination-wait';

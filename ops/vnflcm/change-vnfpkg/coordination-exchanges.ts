@@ -10,7 +10,7 @@ import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 import { redact } from '../../../common/secrets';
 import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../../../coord/client';
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
-import type { LcmCoord, LcmCoordRequest } from '../../../coord/types';
+import type { LcmCoord, LcmCoordRequest } from '../../../model/coordination';
 import type { ActivityDeps } from '../../../activities/deps';
 import { loadInstance, loadOpOcc, opParams } from '../../../activities/records';
 import type { CoordExchanges } from './coordination-wait';

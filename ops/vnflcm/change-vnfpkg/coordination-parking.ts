@@ -18,7 +18,7 @@ import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitByI
 import type { Store } from '../../../common/db/store';
 import type { Logger } from '../../../common/log';
 import { redact } from '../../../common/secrets';
-import type { LcmCoord } from '../../../coord/types';
+import type { LcmCoord } from '../../../model/coordination';
 import { coordSide, type CoordArgs, type Exchanging } from './coordination-exchanges';
 import type { CoordExchanges } from './coordination-wait';
 

@@ -9,7 +9,7 @@
  */
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { GetOutcome, PostOutcome } from '../../../coord/client';
-import type { LcmCoord } from '../../../coord/types';
+import type { LcmCoord } from '../../../model/coordination';
 
 /** How often a parked wait heartbeats: it bounds how long an operator cancel takes to reach it. */
 export const WAIT_HEARTBEAT_MS = 10_000;

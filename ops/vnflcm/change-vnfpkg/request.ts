@@ -1,7 +1,7 @@
-/** ChangeCurrentVnfPkgRequest (SOL003 v2) and its additionalParams, exactly as seed 004's table; secrets marked (the coordination auth's in coord/types.ts). */
+/** ChangeCurrentVnfPkgRequest (SOL003 v2) and its additionalParams, exactly as seed 004's table; secrets marked (the coordination auth's in model/coordination.ts). */
 import { z } from 'zod';
 import { secret } from '../../../common/secret-schema';
-import { CoordAuthentication } from '../../../coord/types';
+import { CoordAuthentication } from '../../../model/coordination';
 import { Identifier, KeyValuePairs } from '../../../model/common';
 import { VimConnectionInfo } from '../../../model/vnflcm';
 

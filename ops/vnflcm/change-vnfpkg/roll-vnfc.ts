@@ -10,7 +10,7 @@
  */
 import { ActivityCancellationType, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { LcmActivities } from '../../../activities';
-import type { LcmCoord } from '../../../coord/types';
+import type { LcmCoord } from '../../../model/coordination';
 import type { CoordMode, CoordSide, RollingTarget } from './activities';
 import { acts, bookkeeping, OUTSIDE_RETRY } from '../../../workflows/activities';
 import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflows/scripts';

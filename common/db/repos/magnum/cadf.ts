@@ -5,7 +5,8 @@
  */
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type * as schema from '../../schema';
-import type { Q, SqlStore, Store } from '../../store';
+import type { Store } from '../../store';
+import type { Q, SqlStore } from '../../sql-store';
 import { first } from '../rows';
 
 export type CadfRow = typeof schema.cadfEvents.$inferSelect;

@@ -8,7 +8,8 @@
 import { and, count, eq, ne, sum } from 'drizzle-orm';
 import { checkQuota } from '../../quota';
 import type * as schema from '../../schema';
-import type { Q, SqlStore, Store } from '../../store';
+import type { Store } from '../../store';
+import type { Q, SqlStore } from '../../sql-store';
 import { first } from '../rows';
 import { owned, ownedAnd, type Scope } from '../scope';
 

@@ -2,7 +2,7 @@
 import { and, eq, gt } from 'drizzle-orm';
 import type * as schema from '../../schema';
 import type { Store } from '../../store';
-import { isUniqueViolation } from '../../store';
+import { isUniqueViolation } from '../../sql-store';
 import { first } from '../rows';
 
 export type QuotaRow = typeof schema.magnumQuotas.$inferSelect;

@@ -17,7 +17,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { ActivityDeps } from '../../../../activities/deps';
 import type { Config } from '../../../../common/config';
-import { within, type Q } from '../../../../common/db/store';
+import { within, type Q } from '../../../../common/db/sql-store';
 import { cadfEventById, insertCadfEventIn, recordCadfDelivery } from '../../../../common/db/repos/magnum/cadf';
 import type { MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
 import { queueIn, type OutboxRow } from '../../../../common/db/repos/notifications';

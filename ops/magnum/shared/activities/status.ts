@@ -15,7 +15,7 @@ import type { ActivityDeps } from '../../../../activities/deps';
 import { endHealthLoop } from '../../../../cluster/activities/health';
 import { clusterNodes } from '../../../../common/db/repos/clusters';
 import { deleteMagnumCluster, magnumClusterById, writeFenced, type NodegroupRow } from '../../../../common/db/repos/magnum/clusters';
-import { within } from '../../../../common/db/store';
+import { within } from '../../../../common/db/sql-store';
 import { redactString } from '../../../../common/secrets';
 import type { ClusterStatusRecord } from '../../../../engine/magnum-status';
 import { cadfActionOf, isFailed, type ClusterStatus, type MagnumOperation } from '../../../../model/magnum/status';

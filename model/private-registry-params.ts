@@ -1,6 +1,6 @@
 /** additionalParams.private_registry_installation_param, exactly as seed 000's table. */
 import { z } from 'zod';
-import { secret, secretUrl } from '../../common/secret-schema';
+import { secret, secretUrl } from '../common/secret-schema';
 
 /**
  * The proxy values end up inside apt.conf and a systemd drop-in on the VNFC
