@@ -12,7 +12,7 @@
  * shrinks.
  */
 
-/** Top to bottom. */
+/** Top to bottom. A sub-folder named in a layer belongs to it, not to its parent folder's layer. */
 const LAYERS = [
   { name: 'programs', folders: ['scripts', 'runtime', 'worker', 'bench', 'em', 'samples'] },
   { name: 'api', folders: ['api'] },
@@ -21,20 +21,29 @@ const LAYERS = [
   { name: 'workflow building blocks', folders: ['workflows'] },
   { name: 'activities', folders: ['activities', 'notify'] },
   { name: 'cluster engine', folders: ['cluster'] },
+  { name: 'store', folders: ['common/db', 'vnfpkg/content-store'] },
   { name: 'clients and packages', folders: ['infra', 'ssh', 'coord', 'mgmt', 'vnfpkg'] },
   { name: 'model', folders: ['model'] },
   { name: 'common', folders: ['common'] },
 ];
 
+const ALL = LAYERS.flatMap((l) => l.folders);
 const under = (folders) => `^(${folders.join('|')})/`;
+/** The sub-folders of `folders` that another layer names. */
+const carvedOut = (folders) => ALL.filter((f) => folders.some((g) => f.startsWith(`${g}/`)));
+const inLayer = (layer) => ({ path: under(layer.folders), ...(carvedOut(layer.folders).length ? { pathNot: under(carvedOut(layer.folders)) } : {}) });
 
-const upward = LAYERS.slice(1).map((layer, i) => ({
-  name: `no-upward-from-${layer.name.replace(/ /g, '-')}`,
-  comment: `${layer.name} (${layer.folders.join(', ')}) may not import a layer above it`,
-  severity: 'error',
-  from: { path: under(layer.folders) },
-  to: { path: under(LAYERS.slice(0, i + 1).flatMap((l) => l.folders)) },
-}));
+const upward = LAYERS.slice(1).map((layer, i) => {
+  const above = LAYERS.slice(0, i + 1).flatMap((l) => l.folders);
+  const below = LAYERS.slice(i + 1).flatMap((l) => l.folders).filter((f) => above.some((g) => f.startsWith(`${g}/`)));
+  return {
+    name: `no-upward-from-${layer.name.replace(/ /g, '-')}`,
+    comment: `${layer.name} (${layer.folders.join(', ')}) may not import a layer above it`,
+    severity: 'error',
+    from: inLayer(layer),
+    to: { path: under(above), ...(below.length ? { pathNot: under(below) } : {}) },
+  };
+});
 
 module.exports = {
   forbidden: [

@@ -1,6 +1,6 @@
 /**
  * Every VNF LCM operation, one entry each: its Temporal workflow type (the
- * worker's bundle, workflows/index.ts, exports a workflow of that name), its
+ * worker's bundle, worker/workflows.ts, exports a workflow of that name), its
  * request body (validation, masking of secrets in its op occ, OpenAPI) and
  * the one-line summary the Temporal Web UI shows for it, and how the API takes
  * it (a POST on a task resource, or the PATCH of the instance: task.method).
@@ -51,7 +51,7 @@ export function operationModule(operation: string): OperationModule | undefined 
 
 /**
  * Every Magnum cluster operation (seed 003), one entry each: its workflow
- * type (exported by workflows/index.ts) and the Web UI summary. Adding one
+ * type (exported by worker/workflows.ts) and the Web UI summary. Adding one
  * is one folder under ops/magnum/ and one line here.
  */
 export const MAGNUM_CLUSTER_OPERATIONS: Record<MagnumOperation, MagnumOperationModule> = {

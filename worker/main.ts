@@ -4,7 +4,7 @@
  * Stateless apart from the shared database; run as many as you like.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { createActivities } from './activities';
 import { loadConfig } from '../common/config';
 import { outboundSettings } from '../common/outbound';
 import { openStore } from '../common/db';

@@ -17,7 +17,7 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 
 /** Writes the bundle of workflows/ to `out`; returns its size in bytes. */
 export async function bundleWorkflows(out: string): Promise<number> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: new DefaultLogger('WARN') });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, code);
   return code.length;

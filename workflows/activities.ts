@@ -4,7 +4,7 @@
  * FAILED_TEMP for the operator. Errors that a retry cannot fix are
  * non-retryable ApplicationFailures raised by the activities themselves.
  */
-import { patched, proxyActivities, proxyLocalActivities, type RetryPolicy } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor, type ActivityOptions, type RetryPolicy } from '@temporalio/workflow';
 import type { LcmActivities } from '../activities';
 
 /** A few retries for transient failures of the systems outside. */
@@ -14,17 +14,17 @@ export const OUTSIDE_RETRY: RetryPolicy = {
   nonRetryableErrorTypes: ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'],
 };
 
-export const acts = proxyActivities<LcmActivities>({
-  startToCloseTimeout: '2m',
-  heartbeatTimeout: '30s',
-  retry: OUTSIDE_RETRY,
-});
-
+const OUTSIDE: ActivityOptions = { startToCloseTimeout: '2m', heartbeatTimeout: '30s', retry: OUTSIDE_RETRY };
 /** Reads and writes of our own database: retried until they succeed. */
-export const db = proxyActivities<LcmActivities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', maximumInterval: '10s' },
-});
+const DATABASE: ActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '10s' } };
+
+export const acts = proxyActivities<LcmActivities>(OUTSIDE);
+export const db = proxyActivities<LcmActivities>(DATABASE);
+
+/** The same two proxies for an operation's own activities, typed by its activities module (ops/<api>/<operation>/activities.ts). */
+export function activitiesOf<A>(): { acts: ActivityInterfaceFor<A>; db: ActivityInterfaceFor<A> } {
+  return { acts: proxyActivities<A>(OUTSIDE), db: proxyActivities<A>(DATABASE) };
+}
 
 const localDb = proxyLocalActivities<LcmActivities>({
   startToCloseTimeout: '30s',

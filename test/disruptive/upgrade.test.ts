@@ -45,7 +45,7 @@ async function buildNextBundle(): Promise<string> {
   const next = path.join(tmp, 'etsi-op-occ.next.ts');
   fs.writeFileSync(next, changed);
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../workflows'),
+    workflowsPath: require.resolve('../../worker/workflows'),
     webpackConfigHook: (config) => {
       const replace = (request: string) => /[\\/]engine[\\/]etsi-op-occ$/.test(request);
       // the copy lives outside the tree: its packages come from the project's node_modules

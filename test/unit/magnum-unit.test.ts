@@ -4,7 +4,7 @@
  * pagination, WSME-style body messages, the stack template's names, CADF
  * payloads, and the registry of operations against the worker's bundle.
  */
-import * as bundle from '../../workflows';
+import * as bundle from '../../worker/workflows';
 import { literalEval, LiteralError } from '../../api/magnum/python-literal';
 import { applyPatch } from '../../api/magnum/json-patch';
 import { requestedVersion } from '../../api/magnum/microversion';

@@ -53,7 +53,7 @@ test('every committed history replays against the current workflow code', async 
   const failures: string[] = [];
   let replayed = 0;
   // under npm test, the very bundle every worker of the run loads (WORKFLOW_BUNDLE); alone, a bundle made here
-  const code = process.env.WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../workflows') };
+  const code = process.env.WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../worker/workflows') };
   for await (const r of Worker.runReplayHistories(code, histories)) {
     replayed++;
     if (r.error) failures.push(`${r.workflowId}: ${r.error.message.slice(0, 600)}`);

@@ -52,3 +52,5 @@ export function changeExtConnActivities({ db, box, log }: ActivityDeps) {
     },
   };
 }
+
+export type ChangeExtConnActivities = ReturnType<typeof changeExtConnActivities>;

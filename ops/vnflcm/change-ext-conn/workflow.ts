@@ -15,16 +15,20 @@
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../engine/saga';
-import { acts, db } from '../../../workflows/activities';
+import { acts, activitiesOf, db } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { waitForStack } from '../../../workflows/stack';
+import type { ChangeExtConnActivities } from './activities';
+
+/** This operation's own activities (./activities.ts), with the shared proxies' options. */
+const own = activitiesOf<ChangeExtConnActivities>();
 
 export async function changeExtConn(input: LcmOpInput) {
   const { opOccId, vnfInstanceId } = input;
   const connect = async (connectivity: 'current' | 'requested') => {
     await acts.updateStack({ opOccId, connectivity });
     await waitForStack(vnfInstanceId, 'UPDATE', input);
-    if (connectivity === 'current') await acts.restoreExtCpAddresses({ opOccId });
+    if (connectivity === 'current') await own.acts.restoreExtCpAddresses({ opOccId });
     await acts.recordVnfInfo({ opOccId, connectivity });
   };
   // Planned inside the engine: the operator's handlers exist before the first await.
@@ -39,7 +43,7 @@ export async function changeExtConn(input: LcmOpInput) {
         abort: () => acts.abortStack({ vnfInstanceId }),
       },
       ...hookStep(opOccId, hooks, 'change_external_connectivity_end'),
-      { name: 'record the new external connectivity', run: () => acts.recordExtConnectivity({ opOccId }) },
+      { name: 'record the new external connectivity', run: () => own.acts.recordExtConnectivity({ opOccId }) },
     ];
   });
 }

@@ -210,3 +210,5 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
     },
   };
 }
+
+export type ChangeVnfpkgActivities = ReturnType<typeof changeVnfpkgActivities>;

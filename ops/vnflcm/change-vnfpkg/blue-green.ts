@@ -16,11 +16,14 @@ import type { LcmHook } from '../../../vnfpkg/vnfd-model';
 import type { LcmOpInput } from '../../../engine/contracts';
 import type { Step } from '../../../engine/saga';
 import { mergeLayouts, type VnfcLayout } from '../../../infra/hot/layout';
-import { acts, bookkeeping, db } from '../../../workflows/activities';
+import { acts, activitiesOf, bookkeeping } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { waitForStack } from '../../../workflows/stack';
-import type { ChangeVnfpkgPlan, CoordSide, RollingTarget } from './activities';
+import type { ChangeVnfpkgActivities, ChangeVnfpkgPlan, CoordSide, RollingTarget } from './activities';
 import { coordinateVnfc } from './roll-vnfc';
+
+/** This operation's own activities (./activities.ts), with the shared proxies' options. */
+const own = activitiesOf<ChangeVnfpkgActivities>();
 
 export function blueGreenSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPlan): Step[] {
   const { opOccId, vnfInstanceId } = input;
@@ -30,7 +33,7 @@ export function blueGreenSteps(input: LcmOpInput, hooks: LcmHook[], plan: Change
 
   /** The stack with exactly `layout`, the template from `templateFrom`, `bg.new` on the new package; then instantiatedVnfInfo. */
   const apply = async (templateFrom: string, layout: VnfcLayout, newVnfcs: VnfcLayout) => {
-    await acts.applyPackageMix({ opOccId, templateFrom, oldPackageId, newPackageId, newFrom: 0, newTo: 0, layout, newVnfcs });
+    await own.acts.applyPackageMix({ opOccId, templateFrom, oldPackageId, newPackageId, newFrom: 0, newTo: 0, layout, newVnfcs });
     await waitForStack(vnfInstanceId, 'UPDATE', input);
     await acts.recordVnfInfo({ opOccId, accumulate: true });
   };
@@ -50,11 +53,11 @@ export function blueGreenSteps(input: LcmOpInput, hooks: LcmHook[], plan: Change
       compensate: () => apply(oldPackageId, mergeLayouts(bg.others, bg.old), {}),
       abort,
     },
-    { name: 'coordinate the new VNFCs', interruptible: true, run: async () => coordinate('new', await db.vnfcsNamed({ opOccId, layout: bg.new })) },
+    { name: 'coordinate the new VNFCs', interruptible: true, run: async () => coordinate('new', await own.db.vnfcsNamed({ opOccId, layout: bg.new })) },
     {
       name: 'switch to the new package',
-      run: () => acts.switchInstancePackage({ opOccId, packageId: newPackageId }),
-      compensate: () => acts.switchInstancePackage({ opOccId, packageId: oldPackageId }),
+      run: () => own.acts.switchInstancePackage({ opOccId, packageId: newPackageId }),
+      compensate: () => own.acts.switchInstancePackage({ opOccId, packageId: oldPackageId }),
     },
     { name: 'coordinate the old VNFCs', interruptible: true, run: () => coordinate('old', plan.targets) },
     {

@@ -74,3 +74,5 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
     },
   };
 }
+
+export type CoordinateScriptActivities = ReturnType<typeof coordinateScriptActivities>;

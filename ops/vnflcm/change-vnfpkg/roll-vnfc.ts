@@ -9,16 +9,21 @@
  * worker crash leaves it to the other workers' pollers.
  */
 import { ActivityCancellationType, ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { LcmActivities } from '../../../activities';
 import type { LcmCoord } from '../../../model/coordination';
-import type { CoordMode, CoordSide, RollingTarget } from './activities';
-import { acts, bookkeeping, OUTSIDE_RETRY } from '../../../workflows/activities';
+import type { ChangeVnfpkgActivities, CoordMode, CoordSide, RollingTarget } from './activities';
+import type { CoordinateScriptActivities } from './coordinate-script';
+import { activitiesOf, bookkeeping, OUTSIDE_RETRY } from '../../../workflows/activities';
 import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflows/scripts';
 import { waitForStack } from '../../../workflows/stack';
 import { waitsTaskQueue } from '../../../workflows/task-queues';
 
+/** The activities of change_vnfpkg (./activities.ts) and of its coordinate scripts (./coordinate-script.ts). */
+type RollActivities = ChangeVnfpkgActivities & CoordinateScriptActivities;
+/** This operation's own activities, with the shared proxies' options. */
+const own = activitiesOf<RollActivities>();
+
 /** A coordinate script may run long; it is killed at its own timeout. (Histories from before SCRIPTS_PATCH.) */
-const scriptActs = proxyActivities<LcmActivities>({ startToCloseTimeout: '25h', heartbeatTimeout: '1m', retry: { maximumAttempts: 1 } });
+const scriptActs = proxyActivities<RollActivities>({ startToCloseTimeout: '25h', heartbeatTimeout: '1m', retry: { maximumAttempts: 1 } });
 
 /** From this patch on, the whole built-in coordination wait is one activity (coordination-wait.ts) instead of a timer per poll. */
 export const COORD_WAIT_PATCH = 'coordination-wait-as-one-activity';
@@ -30,14 +35,14 @@ export const COORD_PARK_PATCH = 'coordination-wait-parked-in-store';
  * wait lives in the store, polled by any worker. A cancel does not wait for it; the op then cancels the
  * coordination itself (cancelCoordinationWait).
  */
-const parked = (timeoutMs: number) => proxyActivities<LcmActivities>({
+const parked = (timeoutMs: number) => proxyActivities<RollActivities>({
   startToCloseTimeout: timeoutMs + 10 * 60_000,
   cancellationType: ActivityCancellationType.TRY_CANCEL,
   retry: OUTSIDE_RETRY,
 });
 
 /** The waits queue's activity: it ends at the coordination's own timeout; a dead worker is noticed within 30 s. */
-const waits = (timeoutMs: number) => proxyActivities<LcmActivities>({
+const waits = (timeoutMs: number) => proxyActivities<RollActivities>({
   taskQueue: waitsTaskQueue(workflowInfo().taskQueue),
   startToCloseTimeout: timeoutMs + 10 * 60_000,
   heartbeatTimeout: '30s',
@@ -68,7 +73,7 @@ export async function rollVnfc(i: RollVnfcInput): Promise<void> {
   const { opOccId, vnfInstanceId, target, label, index } = i;
   // The counters let the op workflow know exactly how far it got, even when this child failed or was cancelled.
   await bookkeeping().recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}`, rolling: i.isRollback ? undefined : { moved: index + 1 } });
-  await acts.applyPackageMix({
+  await own.acts.applyPackageMix({
     opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo, rebuilt: target.vnfcId,
   });
   await waitForStack(vnfInstanceId, 'UPDATE', i);
@@ -93,7 +98,7 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
       return;
     }
     // Prepared and sealed on the worker, run on the scripts worker, once: a coordinate script need not be idempotent.
-    const p = await acts.prepareCoordinateScript({ ...args, packageId, timeoutMs: mode.timeoutMs });
+    const p = await own.acts.prepareCoordinateScript({ ...args, packageId, timeoutMs: mode.timeoutMs });
     const r = await scriptsWorker({ startToCloseTimeout: '25h', retry: { maximumAttempts: 1 } }).runPackageScript({ sealed: p.sealed });
     if (r.exitCode !== 0) throw ApplicationFailure.nonRetryable(`coordinate script ${p.name} for VNFC ${t.vnfcId} ${exitText(r)}`, 'CoordinationFailed');
     return;
@@ -104,7 +109,7 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
     try {
       coord = await parked(mode.timeoutMs).awaitCoordinationResult({ ...args, deadline, timeoutMs: mode.timeoutMs });
     } catch (e) {
-      if (isCancellation(e)) await CancellationScope.nonCancellable(() => acts.cancelCoordinationWait(args));
+      if (isCancellation(e)) await CancellationScope.nonCancellable(() => own.acts.cancelCoordinationWait(args));
       throw e;
     }
     if (coord.coordinationResult !== 'CONTINUE') throw refused(coord, t);
@@ -119,7 +124,7 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
   let decided = false;
   try {
     for (;;) {
-      const o = location ? await acts.coordGet({ ...args, location }) : await acts.coordPost(args);
+      const o = location ? await own.acts.coordGet({ ...args, location }) : await own.acts.coordPost(args);
       if (o.kind === 'result') {
         decided = true;
         if (o.coord.coordinationResult === 'CONTINUE') return;
@@ -135,7 +140,7 @@ export async function coordinateVnfc(opOccId: string, t: RollingTarget, isRollba
   } finally {
     if (location && !decided) {
       const where = location;
-      await CancellationScope.nonCancellable(() => acts.coordCancel({ ...args, location: where }));
+      await CancellationScope.nonCancellable(() => own.acts.coordCancel({ ...args, location: where }));
     }
   }
 }

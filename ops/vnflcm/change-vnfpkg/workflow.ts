@@ -12,24 +12,27 @@
  * far they got, so retry and rollback pick up exactly there.
  */
 import { CancellationScope, executeChild, workflowInfo } from '@temporalio/workflow';
-import type { ChangeVnfpkgPlan } from './activities';
+import type { ChangeVnfpkgActivities, ChangeVnfpkgPlan } from './activities';
 import type { LcmHook } from '../../../vnfpkg/vnfd-model';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../engine/saga';
-import { acts, db } from '../../../workflows/activities';
+import { acts, activitiesOf, db } from '../../../workflows/activities';
 import { blueGreenSteps } from './blue-green';
 import { hookStep } from '../../../workflows/hooks';
 import type { RollVnfcInput } from './roll-vnfc';
 import { CHUNK, rollingChunk } from './rolling-chunk';
 import { waitForStack } from '../../../workflows/stack';
 
+/** This operation's own activities (./activities.ts), with the shared proxies' options. */
+const own = activitiesOf<ChangeVnfpkgActivities>();
+
 export async function changeVnfpkg(input: LcmOpInput) {
   // Planned inside the engine: its cancel/retry/rollback/fail handlers exist before the first await,
   // and a plan that cannot be made (e.g. a coordinate script missing from the package) is FAILED_TEMP.
   return runOperation(input, async () => {
     const { hooks } = await db.describeOperation({ opOccId: input.opOccId });
-    const plan = await db.describeChangeVnfpkg({ opOccId: input.opOccId });
+    const plan = await own.db.describeChangeVnfpkg({ opOccId: input.opOccId });
     return plan.blueGreen ? blueGreenSteps(input, hooks, plan) : rollingSteps(input, hooks, plan);
   });
 }
@@ -62,7 +65,7 @@ function rollingSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPla
     }
   };
   const applyWhole = async (templateFrom: string) => {
-    await acts.applyPackageMix({ opOccId, templateFrom, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId, newFrom: 0, newTo: n });
+    await own.acts.applyPackageMix({ opOccId, templateFrom, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId, newFrom: 0, newTo: n });
     await waitForStack(vnfInstanceId, 'UPDATE', input);
   };
 
@@ -79,12 +82,12 @@ function rollingSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPla
       name: 'update stack to the new package',
       run: async () => {
         await applyWhole(plan.newPackageId);
-        await acts.switchInstancePackage({ opOccId, packageId: plan.newPackageId });
+        await own.acts.switchInstancePackage({ opOccId, packageId: plan.newPackageId });
         await acts.recordVnfInfo({ opOccId });
       },
       compensate: async () => {
         await applyWhole(plan.oldPackageId);
-        await acts.switchInstancePackage({ opOccId, packageId: plan.oldPackageId });
+        await own.acts.switchInstancePackage({ opOccId, packageId: plan.oldPackageId });
         await acts.recordVnfInfo({ opOccId });
       },
     },

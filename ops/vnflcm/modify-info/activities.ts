@@ -27,3 +27,5 @@ export function modifyInfoActivities({ db, box }: ActivityDeps) {
     },
   };
 }
+
+export type ModifyInfoActivities = ReturnType<typeof modifyInfoActivities>;

@@ -9,8 +9,12 @@
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../engine/saga';
-import { acts, db } from '../../../workflows/activities';
+import { activitiesOf, db } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
+import type { ModifyInfoActivities } from './activities';
+
+/** This operation's own activities (./activities.ts), with the shared proxies' options. */
+const own = activitiesOf<ModifyInfoActivities>();
 
 export async function modifyInfo(input: LcmOpInput) {
   const { opOccId } = input;
@@ -19,7 +23,7 @@ export async function modifyInfo(input: LcmOpInput) {
     const { hooks } = await db.describeOperation({ opOccId });
     return [
       ...hookStep(opOccId, hooks, 'modify_information_start'),
-      { name: 'modify the VNF instance information', run: () => acts.modifyInstanceInfo({ opOccId }) },
+      { name: 'modify the VNF instance information', run: () => own.acts.modifyInstanceInfo({ opOccId }) },
       ...hookStep(opOccId, hooks, 'modify_information_end'),
     ];
   });

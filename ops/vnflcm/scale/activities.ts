@@ -18,3 +18,5 @@ export function scaleActivities({ db, box }: ActivityDeps) {
     },
   };
 }
+
+export type ScaleActivities = ReturnType<typeof scaleActivities>;

@@ -12,15 +12,19 @@ import type { LcmHook } from '../../../vnfpkg/vnfd-model';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../engine/saga';
-import { acts, db } from '../../../workflows/activities';
+import { acts, activitiesOf, db } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { waitForStack } from '../../../workflows/stack';
+import type { ScaleActivities } from './activities';
+
+/** This operation's own activities (./activities.ts), with the shared proxies' options. */
+const own = activitiesOf<ScaleActivities>();
 
 export async function scale(input: LcmOpInput) {
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async () => {
     const { hooks } = await db.describeOperation({ opOccId: input.opOccId });
-    return scaleSteps(input, hooks, await db.planScale({ opOccId: input.opOccId }));
+    return scaleSteps(input, hooks, await own.db.planScale({ opOccId: input.opOccId }));
   });
 }
 

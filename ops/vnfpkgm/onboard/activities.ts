@@ -63,3 +63,5 @@ async function zipSha256(content: ContentStore, packageId: string): Promise<stri
   for await (const piece of zip.stream) hash.update(piece);
   return hash.digest('hex');
 }
+
+export type PackageActivities = ReturnType<typeof packageActivities>;

@@ -4,10 +4,10 @@
  * A broken package goes back to CREATED with the reason; nothing half-written.
  */
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { LcmActivities } from '../../../activities';
+import type { PackageActivities } from './activities';
 import type { OnboardInput } from '../../../engine/contracts';
 
-const { onboardPackage, failOnboarding } = proxyActivities<LcmActivities>({
+const { onboardPackage, failOnboarding } = proxyActivities<PackageActivities>({
   startToCloseTimeout: '5m',
   retry: { initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 5, nonRetryableErrorTypes: ['PackageError'] },
 });
