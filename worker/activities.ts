@@ -1,6 +1,6 @@
 /** Every activity the worker runs, built once from its dependencies: the shared LCM ones and each operation's and engine's own. */
 import { createLcmActivities, type ActivityDeps } from '../activities';
-import { autoHealActivities } from '../activities/auto-heal';
+import { autoHealActivities } from '../ops/auto-heal';
 import { clusterActivities } from '../cluster/activities';
 import { notifyActivities } from '../notify/activities';
 import { magnumActivities } from '../ops/magnum/shared/activities';

@@ -37,7 +37,7 @@ export interface NodeStepInput { clusterId: string; serverId: string; step: Node
 
 /**
  * Replacing nodes that stay NotReady (auto-healing), implemented by what drives the cluster
- * (activities/auto-heal.ts: Magnum's resize, Tacker's heal). `skipped` says why nothing started.
+ * (ops/auto-heal.ts: Magnum's resize, Tacker's heal). `skipped` says why nothing started.
  */
 export interface AutoHealActivities {
   autoHealNodes(i: { clusterId: string; serverIds: string[] }): Promise<{ started?: string; skipped?: string }>;

@@ -8,7 +8,7 @@
  * cancels it, so it does not keep asking a half-removed cluster for up to a
  * Kubernetes timeout). With auto-healing, the
  * nodes NotReady for too long are handed to whoever drives the cluster to be
- * replaced (activities/auto-heal.ts: a Magnum resize, a Tacker heal).
+ * replaced (ops/auto-heal.ts: a Magnum resize, a Tacker heal).
  */
 import { continueAsNew, isCancellation, log, patched, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { ClusterActivities } from '../activities';

@@ -6,9 +6,9 @@
 import { Context } from '@temporalio/activity';
 import type { AutoHealActivities } from '../cluster/activities/types';
 import { clusterById, clusterNodes } from '../common/db/repos/clusters';
-import { autoHealMagnum } from '../ops/magnum/auto-heal';
-import { autoHealVnf } from '../ops/vnflcm/heal/auto-heal';
-import type { ActivityDeps } from './deps';
+import { autoHealMagnum } from './magnum/auto-heal';
+import { autoHealVnf } from './vnflcm/heal/auto-heal';
+import type { ActivityDeps } from '../activities/deps';
 
 export function autoHealActivities(deps: ActivityDeps): AutoHealActivities {
   return {
