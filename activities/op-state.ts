@@ -4,7 +4,7 @@ import { recordStep, updateOpOccWith } from '../common/db/repos/op-occs';
 import { dispatchPending } from '../notify/dispatch';
 import { queueStateNotifications } from '../notify/etsi/op-state';
 import type { ProblemDetails } from '../common/problem';
-import { FINAL_STATES, type CancelMode, type OpState } from '../engine/contracts';
+import { FINAL_STATES, type CancelMode, type OpState } from '../model/lcm-operation';
 import { releaseChangeTarget } from '../common/db/package-usage';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import type { ActivityDeps } from './deps';

@@ -25,9 +25,8 @@ import {
   ApplicationFailure, CancellationScope, condition, isCancellation, setHandler, allHandlersFinished, patched,
 } from '@temporalio/workflow';
 import type { ProblemDetails } from '../common/problem';
-import {
-  CancelMode, CONFLICT, UNPROCESSABLE, cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, stateQuery,
-} from './contracts';
+import { CONFLICT, UNPROCESSABLE, cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, stateQuery } from './contracts';
+import { CancelMode } from '../model/lcm-operation';
 
 export interface Step {
   name: string;

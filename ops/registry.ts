@@ -7,7 +7,7 @@
  * Adding an operation is one folder under ops/vnflcm/ and one line here.
  */
 import type { z } from 'zod';
-import type { LcmOperation } from '../engine/contracts';
+import type { LcmOperation } from '../model/lcm-operation';
 import type { OperationModule } from './operation';
 import { changeExtConnOp } from './vnflcm/change-ext-conn';
 import { changeVnfpkgOp } from './vnflcm/change-vnfpkg';

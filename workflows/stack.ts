@@ -4,8 +4,16 @@
  * sleep inside an activity.
  */
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
-import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../engine/contracts';
 import { acts } from './activities';
+
+/** How a workflow polls Heat: heatPollMs first, x1.5 per poll up to heatPollMaxMs (15 s when not given). */
+export interface HeatPolling {
+  /** Interval of the first Heat status poll; later polls back off. */
+  heatPollMs: number;
+  /** The longest interval between two Heat status polls (HEAT_POLL_MAX_MS); absent in operations started before it was a setting. */
+  heatPollMaxMs?: number;
+}
+export const HEAT_POLL_MAX_MS_DEFAULT = 15_000;
 
 export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
 

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { INSTANTIATION_STATES, ONBOARDING_STATES, OPERATIONAL_STATES, USAGE_STATES } from '../../common/db/enums';
-import { CANCEL_MODES, OP_STATES } from '../../engine/contracts';
+import { CANCEL_MODES, OP_STATES } from '../../model/lcm-operation';
 import { LCM_OPERATION_TYPES } from '../../model/subscriptions';
 import { HttpError } from '../errors';
 

@@ -13,7 +13,7 @@ import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './store';
 import type { Q } from './sql-store';
 
-import { FINAL_STATES } from '../../engine/contracts';
+import { FINAL_STATES } from '../../model/lcm-operation';
 
 const ENDED = [...FINAL_STATES];
 /** The operations that move an instance onto the package of their request's vnfdId (change_vnfpkg; a modify naming a vnfdId). */

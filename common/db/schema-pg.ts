@@ -11,7 +11,7 @@ import { pgTable, text, boolean, jsonb, bigint, integer, primaryKey, index, uniq
 import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 import type { Vnfd } from '../../vnfpkg/vnfd-model';
 import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
-import { LCM_OPERATIONS } from '../../engine/contracts';
+import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import type { ClusterPkiCerts } from '../../cluster/pki';
 import { CLUSTER_KINDS, HEALTH_STATUSES, JOIN_STATES, NODE_ROLES, type ClusterSettings } from '../../cluster/model';
 

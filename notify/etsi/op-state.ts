@@ -11,7 +11,7 @@
 import { instanceIn } from '../../common/db/repos/instances';
 import type { OpOccRow } from '../../common/db/repos/rows';
 import type { Q } from '../../common/db/sql-store';
-import type { OpState } from '../../engine/contracts';
+import type { OpState } from '../../model/lcm-operation';
 import type { LcmEvent } from './payloads';
 import { queueLcmNotificationsIn } from './queue';
 

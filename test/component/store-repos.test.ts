@@ -25,7 +25,7 @@ import {
 } from '../../common/db/repos/packages';
 import type { InstanceRow } from '../../common/db/repos/rows';
 import type { Scope } from '../../common/db/repos/scope';
-import type { LcmOperation } from '../../engine/contracts';
+import type { LcmOperation } from '../../model/lcm-operation';
 import { defaultVimFor, deleteVim, findOwnedVim, findUsableVim, listVims, projectAccessTo, registerVim, saveConfiguredDefaultVim, saveProjectAccess, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../common/db/repos/vims';
 import { createCluster, deleteCluster } from '../../common/db/repos/clusters';
 import { createSubscription, pageOfSubscriptions } from '../../common/db/repos/subscriptions';

@@ -1,6 +1,6 @@
 /** The operation registry and the worker's bundle agree: every operation's workflow type is a workflow the worker runs. */
 import * as bundle from '../../worker/workflows';
-import { LCM_OPERATIONS } from '../../engine/contracts';
+import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import { VNF_LCM_OPERATIONS } from '../../ops/registry';
 import { describeOperation } from '../../ops/vnflcm/summary';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { LCM_OPERATIONS } from '../../engine/contracts';
+import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import { MAGNUM_CLUSTER_OPERATIONS, VNF_LCM_OPERATIONS } from '../../ops/registry';
 import { KUBERNETES_HOOK_WORKFLOWS } from '../../mgmt/kubernetes/hook-workflows';
 

@@ -5,7 +5,7 @@
  * servers installed and joined. With ?rollback=True a failure puts the old
  * members back (the stack converged to them, any server it recreates joined).
  */
-import type { HeatPolling } from '../../../engine/contracts';
+import type { HeatPolling } from '../../../workflows/stack';
 import type { Step } from '../../../engine/saga';
 import { removeMasters, removeWorkers } from '../../../cluster/workflows/engine';
 import { convergeClusterStack, joinNewNodes, magnum } from './steps';

@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { NodeRef } from '../../../cluster/activities/types';
-import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../../../engine/contracts';
+import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../../../workflows/stack';
 import { addWorkers, installCluster, installNode, joinControlPlane, type WaitNote } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
