@@ -10,7 +10,7 @@ import { sshToServer } from '../../activities/server-ssh';
 import { clusterById, clusterNodes, clusterPki, type ClusterNodeRow, type ClusterRow } from '../../common/db/repos/clusters';
 import { KubeClient } from '../../infra/kubernetes';
 import type { SshSession } from '../../ssh';
-import { endpointHostPort, type ClusterSecrets } from '../model';
+import { endpointHostPort, type ClusterSecrets } from '../../model/cluster';
 import { adminPair, openPki, type ClusterPki } from '../pki';
 import type { NodeRef } from './types';
 

@@ -9,7 +9,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities/deps';
 import { clusterById, updateCluster } from '../../common/db/repos/clusters';
 import { KubeApiError, nodeReadyStatus, type KubeNode } from '../../infra/kubernetes';
-import { healthWorkflowId, type HealthStatus } from '../model';
+import { healthWorkflowId, type HealthStatus } from '../../model/cluster';
 import { openCluster } from './access';
 
 export function healthActivities(deps: ActivityDeps) {

@@ -14,7 +14,7 @@ import { SshError, type SshSession } from '../../ssh';
 import { kubeadmInit, kubeadmJoin, kubeadmReset, pullControlPlaneImages, removeEtcdMember, type PkiFile } from '../install/control-plane';
 import { configureLoadBalancer } from '../install/load-balancer';
 import { aptEnv, configureRegistries, installContainerRuntime, installKubernetesPackages, prepareNode, type NodeInstall } from '../install/steps';
-import type { NodeStep } from '../model';
+import type { NodeStep } from '../../model/cluster';
 import { bootstrapTokenSecret, caCertHash, newBootstrapToken, type ClusterPki } from '../pki';
 import { openCluster, type ClusterAccess } from './access';
 import type { NodeStepInput, RemovalStep, WaitCheck } from './types';

@@ -1,6 +1,6 @@
 /** What the cluster engine's workflows and activities pass each other: ids and addresses, never secrets. */
-import type { JoinState, NodeRole, NodeStep } from '../model';
-export type { RemovalStep } from '../model';
+import type { JoinState, NodeRole, NodeStep } from '../../model/cluster';
+export type { RemovalStep } from '../../model/cluster';
 import type { LcmHook } from '../../vnfpkg/vnfd-model';
 
 export interface NodeRef {

@@ -10,7 +10,7 @@ import YAML from 'yaml';
 import type { ActivityDeps } from '../../activities/deps';
 import { isNodeReady, KubeApiError, type KubeClient, nodeReadyStatus } from '../../infra/kubernetes';
 import { kubeadmUpgrade, upgradeKubeadmPackage, upgradeKubeletPackage } from '../install/upgrade';
-import type { UpgradeStep } from '../model';
+import type { UpgradeStep } from '../../model/cluster';
 import { openCluster } from './access';
 import { onNode } from './nodes';
 import type { WaitCheck } from './types';

@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { parseDuration } from '../../common/go-duration';
-import { endpointHost, endpointHostPort, type ClusterSecrets, type ClusterSettings, type RegistrySetting } from '../model';
+import { endpointHost, endpointHostPort, type ClusterSecrets, type ClusterSettings, type RegistrySetting } from '../../model/cluster';
 import { aptConfString, systemdEnvironment } from '../../mgmt/private-registry/config-quote';
 
 export const CONTAINERD_SOCKET = 'unix:///run/containerd/containerd.sock';

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { SshSession } from '../../ssh';
 import { shellQuote } from '../../ssh';
-import { HA_API_PORT } from '../model';
+import { HA_API_PORT } from '../../model/cluster';
 import { writeFile } from './steps';
 
 const MIN = 60_000;

@@ -8,7 +8,7 @@
  */
 import type { SshSession } from '../../ssh';
 import { shellQuote } from '../../ssh';
-import type { ClusterSecrets, ClusterSettings, RegistrySetting } from '../model';
+import type { ClusterSecrets, ClusterSettings, RegistrySetting } from '../../model/cluster';
 import {
   aptProxyConf, containerdConfig, hostsLines, kubePackageVersion, kubernetesRepo, MODULES_LOAD, proxyDropIn,
   registryCaPath, registryDir, registryHostsToml, SYSCTL_K8S,

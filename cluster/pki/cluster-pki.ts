@@ -10,15 +10,7 @@
 import { CA_VALIDITY_DAYS, newCa } from './ca';
 import { issueClientCert } from './issue';
 import { type CertKeyPair, newRsaKeyPair, privateKeyPem, publicKeyPem } from './keys';
-
-/** Everything public: certificates and the service-account public key (PEM). */
-export interface ClusterPkiCerts {
-  kubernetesCa: string;
-  etcdCa: string;
-  frontProxyCa: string;
-  admin: string;
-  serviceAccountPublicKey: string;
-}
+import type { ClusterPkiCerts } from '../../model/cluster';
 
 /** Every private key (PKCS#8 PEM): what sealPki keeps sealed. */
 export interface ClusterPkiKeys {

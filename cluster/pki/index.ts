@@ -3,7 +3,7 @@
  * Node's WebCrypto). Private keys are only ever returned to the caller;
  * nothing here logs.
  */
-export { type CaName, type ClusterPki, type ClusterPkiCerts, type ClusterPkiKeys, type NewClusterPkiOptions, adminPair, caPair, newClusterPki } from './cluster-pki';
+export { type CaName, type ClusterPki, type ClusterPkiKeys, type NewClusterPkiOptions, adminPair, caPair, newClusterPki } from './cluster-pki';
 export { CA_VALIDITY_DAYS, type NewCaOptions, newCa, parseCertificate } from './ca';
 export { caCertHash } from './ca-hash';
 export { MAX_CSR_CHARS, type SignCsrOptions, signCsr } from './csr';

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { SecretBox } from '../../common/secrets';
-import type { ClusterPki, ClusterPkiCerts } from './cluster-pki';
+import type { ClusterPki } from './cluster-pki';
+import type { ClusterPkiCerts } from '../../model/cluster';
 
 export interface SealedClusterPki {
   clusterName: string;

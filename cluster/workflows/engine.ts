@@ -11,7 +11,7 @@ import { ApplicationFailure, ParentClosePolicy, patched, proxyActivities, sleep,
 import { clusterHealth } from './health';
 import type { ClusterActivities } from '../activities';
 import type { NodeRef, WaitCheck } from '../activities/types';
-import { REMOVAL_STEPS, healthWorkflowId } from '../model';
+import { REMOVAL_STEPS, healthWorkflowId } from '../../model/cluster';
 
 /** SSH and kubeadm steps: long, heartbeating; a command that failed is not retried (the failure says why). */
 export const nodeActs = proxyActivities<ClusterActivities>({

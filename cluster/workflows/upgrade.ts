@@ -8,7 +8,7 @@
  * back to the old version (a rollback). A failure names the step and the node.
  */
 import type { NodeRef } from '../activities/types';
-import { UPGRADE_STEPS } from '../model';
+import { UPGRADE_STEPS } from '../../model/cluster';
 import { nodeActs, nodeLabel, quick, waitUntil } from './engine';
 
 export async function upgradeNode(clusterId: string, node: NodeRef, version: string): Promise<void> {

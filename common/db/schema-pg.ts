@@ -12,8 +12,8 @@ import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instan
 import type { Vnfd } from '../../vnfpkg/vnfd-model';
 import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
 import { LCM_OPERATIONS } from '../../model/lcm-operation';
-import type { ClusterPkiCerts } from '../../cluster/pki';
-import { CLUSTER_KINDS, HEALTH_STATUSES, JOIN_STATES, NODE_ROLES, type ClusterSettings } from '../../cluster/model';
+import type { ClusterPkiCerts } from '../../model/cluster';
+import { CLUSTER_KINDS, HEALTH_STATUSES, JOIN_STATES, NODE_ROLES, type ClusterSettings } from '../../model/cluster';
 
 type Json = Record<string, unknown>;
 
@@ -232,7 +232,7 @@ export const clusterNodes = pgTable('cluster_nodes', {
   /** Whose SSH host key pin the node uses (a VNFC id; a Magnum node's server id). */
   hostKeyId: text('host_key_id').notNull(),
   joinState: text('join_state', { enum: JOIN_STATES }).notNull(),
-  /** Install steps done on this server (cluster/model.ts NODE_STEPS). */
+  /** Install steps done on this server (model/cluster.ts NODE_STEPS). */
   doneSteps: jsonb('done_steps').$type<string[]>().notNull(),
   /** The PKI generation its certificates come from. */
   pkiGeneration: integer('pki_generation').notNull().default(1),

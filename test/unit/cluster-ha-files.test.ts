@@ -8,7 +8,7 @@
 import { parse, parseAllDocuments } from 'yaml';
 import { kubeadmInitConfig, kubeadmJoinConfig } from '../../cluster/install/files';
 import { haproxyConfig, keepalivedConfig, virtualRouterId } from '../../cluster/install/load-balancer';
-import { endpointHost, endpointHostPort } from '../../cluster/model';
+import { endpointHost, endpointHostPort } from '../../model/cluster';
 
 const masters = [{ name: 'masternode-a', address: '127.21.0.5' }, { name: 'masternode-b', address: '127.21.0.6' }, { name: 'masternode-c', address: '127.21.0.7' }];
 const settings = { kubeVersion: '1.37.2', podCidr: '192.168.0.0/16', serviceCidr: '10.96.0.0/12', registries: [], vip: '127.24.0.9' };

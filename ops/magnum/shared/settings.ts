@@ -1,5 +1,5 @@
 /** What the cluster engine installs a Magnum cluster with, from the labels Magnum knows. Pure (the API reads it too). */
-import type { ClusterSettings } from '../../../cluster/model';
+import type { ClusterSettings } from '../../../model/cluster';
 import { DEFAULT_KUBE_VERSION } from '../../../mgmt/kubernetes/params';
 
 /** kube_tag (v1.37.2, or Magnum's v1.28.9-rancher1 style), the pod range (calico_ipv4pool, flannel_network_cidr), service_cluster_ip_range and auto_healing_enabled. */

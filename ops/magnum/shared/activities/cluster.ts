@@ -9,7 +9,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../../activities/deps';
 import { apiServerUrl, nodeRefOf, openCluster } from '../../../../cluster/activities/access';
-import type { ClusterSecrets } from '../../../../cluster/model';
+import type { ClusterSecrets } from '../../../../model/cluster';
 import { settingsFromLabels } from '../settings';
 import { newClusterPki, sealPki } from '../../../../cluster/pki';
 import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../../../../common/db/repos/clusters';

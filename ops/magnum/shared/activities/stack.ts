@@ -7,7 +7,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { utils as sshUtils } from 'ssh2';
 import type { ActivityDeps } from '../../../../activities/deps';
-import type { ClusterSecrets } from '../../../../cluster/model';
+import type { ClusterSecrets } from '../../../../model/cluster';
 import { clusterById } from '../../../../common/db/repos/clusters';
 import { nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
 import { LookupAmbiguous, LookupNotFound } from '../../../../infra/openstack/cloud-lookups';

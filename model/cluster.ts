@@ -81,3 +81,12 @@ export interface ClusterSecrets {
   registries: Record<string, { username: string; password: string }>;
   proxy?: { http_proxy?: string; https_proxy?: string };
 }
+
+/** Everything public: certificates and the service-account public key (PEM). */
+export interface ClusterPkiCerts {
+  kubernetesCa: string;
+  etcdCa: string;
+  frontProxyCa: string;
+  admin: string;
+  serviceAccountPublicKey: string;
+}
