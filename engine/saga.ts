@@ -26,20 +26,8 @@ import {
 } from '@temporalio/workflow';
 import type { ProblemDetails } from '../common/problem';
 import { CONFLICT, UNPROCESSABLE, cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, stateQuery } from './contracts';
-import { CancelMode } from '../model/lcm-operation';
-
-export interface Step {
-  name: string;
-  run(): Promise<void>;
-  /** Undo what run() may have done, even partly; must be idempotent. */
-  compensate?(): Promise<void>;
-  /** Stop the VIM operation run() is waiting on (FORCEFUL cancel). */
-  abort?(): Promise<void>;
-  /** Once started, the op can no longer be rolled back (e.g. stack deletion). */
-  irreversible?: boolean;
-  /** Any cancel interrupts it, GRACEFUL too (long external waits such as coordinations). */
-  interruptible?: boolean;
-}
+import type { CancelMode } from '../model/lcm-operation';
+import type { Step } from '../workflows/step';
 
 /** Where a saga is. The policy names each phase for its API (STARTING, CREATE_IN_PROGRESS, ...). */
 export type Phase = 'starting' | 'running' | 'parked' | 'rollingBack' | 'completed' | 'failed' | 'rolledBack';

@@ -9,7 +9,7 @@ import { ActivityCancellationType, ApplicationFailure, executeChild, patched, pr
 import type { LcmActivities } from '../activities';
 import type { LcmHook } from '../vnfpkg/vnfd-model';
 import { acts } from './activities';
-import type { Step } from '../engine/saga';
+import type { Step } from './step';
 import { exitText, scriptsWorker, SCRIPTS_PATCH, WAIT_FOR_CANCELLED } from './scripts';
 
 /** Hooks may run for long (package installs): the activity heartbeats, and a worker crash is noticed within a minute. */

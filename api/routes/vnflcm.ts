@@ -9,7 +9,7 @@ import { findOpOcc, OP_OCC_LIST, pageOfOpOccs } from '../../common/db/repos/op-o
 import { packageForVnfd } from '../../common/db/repos/packages';
 import { parse } from '../../common/validate';
 import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../engine/contracts';
-import { type LcmOperation } from '../../model/lcm-operation';
+import type { LcmOperation } from '../../model/lcm-operation';
 import { CancelModeRequest, CreateVnfRequest } from '../../model/vnflcm';
 import { taskRoute, type OperationModule } from '../../ops/operation';
 import { VNF_LCM_OPERATIONS } from '../../ops/registry';

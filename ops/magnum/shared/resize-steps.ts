@@ -6,7 +6,7 @@
  * members back (the stack converged to them, any server it recreates joined).
  */
 import type { HeatPolling } from '../../../workflows/stack';
-import type { Step } from '../../../engine/saga';
+import type { Step } from '../../../workflows/step';
 import { removeMasters, removeWorkers } from '../../../cluster/workflows/engine';
 import { convergeClusterStack, joinNewNodes, magnum } from './steps';
 

@@ -14,7 +14,7 @@
  */
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../engine/saga';
+import type { Step } from '../../../workflows/step';
 import { acts, activitiesOf, db } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { waitForStack } from '../../../workflows/stack';

@@ -14,7 +14,7 @@
  */
 import type { LcmHook } from '../../../vnfpkg/vnfd-model';
 import type { LcmOpInput } from '../../../engine/contracts';
-import type { Step } from '../../../engine/saga';
+import type { Step } from '../../../workflows/step';
 import { mergeLayouts, type VnfcLayout } from '../../../infra/hot/layout';
 import { acts, activitiesOf, bookkeeping } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';

@@ -16,7 +16,7 @@ import type { ChangeVnfpkgActivities, ChangeVnfpkgPlan } from './activities';
 import type { LcmHook } from '../../../vnfpkg/vnfd-model';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../engine/saga';
+import type { Step } from '../../../workflows/step';
 import { acts, activitiesOf, db } from '../../../workflows/activities';
 import { blueGreenSteps } from './blue-green';
 import { hookStep } from '../../../workflows/hooks';

@@ -12,7 +12,7 @@
 import type { LcmHook } from '../../../vnfpkg/vnfd-model';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../engine/saga';
+import type { Step } from '../../../workflows/step';
 import { acts, db } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { createStack, deleteStack, waitForStack } from '../../../workflows/stack';

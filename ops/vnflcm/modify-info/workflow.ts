@@ -8,7 +8,7 @@
  */
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../engine/saga';
+import type { Step } from '../../../workflows/step';
 import { activitiesOf, db } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import type { ModifyInfoActivities } from './activities';
