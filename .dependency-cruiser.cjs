@@ -21,8 +21,8 @@ const LAYERS = [
   { name: 'workflow building blocks', folders: ['workflows'] },
   { name: 'cluster engine', folders: ['cluster'] },
   { name: 'activities', folders: ['activities', 'notify'] },
-  { name: 'store', folders: ['common/db', 'vnfpkg/content-store'] },
   { name: 'clients and packages', folders: ['infra', 'ssh', 'coord', 'mgmt', 'vnfpkg'] },
+  { name: 'store', folders: ['common/db', 'vnfpkg/content-store'] },
   { name: 'model', folders: ['model'] },
   { name: 'common', folders: ['common'] },
 ];

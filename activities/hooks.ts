@@ -18,7 +18,7 @@ import { scriptLimits, scriptReach } from '../mgmt/script-job';
 import { scriptSecrets } from '../mgmt/script-mask';
 import { DriverContext, DriverStepError, VnfcTarget } from '../mgmt/types';
 import { SshError } from '../ssh';
-import type { LcmHook } from '../vnfpkg/vnfd-model';
+import type { LcmHook } from '../model/vnfd';
 import type { ActivityDeps } from './deps';
 import { sshToServer } from './server-ssh';
 import { flavourOf, instantiateInputOf, loadOpOcc } from './records';

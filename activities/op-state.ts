@@ -6,7 +6,7 @@ import { queueStateNotifications } from '../notify/etsi/op-state';
 import type { ProblemDetails } from '../common/problem';
 import { FINAL_STATES, type CancelMode, type OpState } from '../model/lcm-operation';
 import { releaseChangeTarget } from '../common/db/package-usage';
-import type { LcmHook } from '../vnfpkg/vnfd-model';
+import type { LcmHook } from '../model/vnfd';
 import type { ActivityDeps } from './deps';
 import { flavourOf, loadOpOcc, opParams } from './records';
 import { maskOpError } from '../common/secret-errors';

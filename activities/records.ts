@@ -7,7 +7,7 @@ import { packageById } from '../common/db/repos/packages';
 import type { SecretBox } from '../common/secrets';
 import type { InstantiateInput } from '../infra/hot';
 import { withExtConnectivity } from '../infra/hot/ext-links';
-import type { Vnfd } from '../vnfpkg/vnfd-model';
+import type { Vnfd } from '../model/vnfd';
 
 export async function loadOpOcc(db: Store, opOccId: string) {
   const op = await opOccById(db, opOccId);

@@ -6,7 +6,7 @@
  * Heat removes). Pure; the API validates with it and the scale workflow
  * executes it.
  */
-import type { VnfdFlavour } from '../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../model/vnfd';
 import { vduCountsForScaleLevels, vnfcIndex } from './hot';
 import type { InstantiatedVnfInfo } from './vnf-info';
 

@@ -1,5 +1,5 @@
 /** Built-in drivers by name (on the worker), and how a hook binding resolves to a runner. */
-import type { LcmHookBinding } from '../vnfpkg/vnfd-model';
+import type { LcmHookBinding } from '../model/vnfd';
 import { kubernetesSpec } from './kubernetes/spec';
 import { privateRegistryDriver } from './private-registry/driver';
 import { resolveHookWith, type HookRunner } from './resolve';

@@ -1,5 +1,5 @@
 /** How a VNFD hook binding resolves to what runs it, over a table of built-in drivers (specs for the API, drivers for the worker). */
-import type { LcmHookBinding } from '../vnfpkg/vnfd-model';
+import type { LcmHookBinding } from '../model/vnfd';
 import { mappedDriver } from './mapping';
 import type { DriverSpec } from './types';
 

@@ -3,7 +3,7 @@
  * so the API does not load the SSH layer the drivers run on (mgmt/registry.ts
  * has the drivers themselves, for the worker).
  */
-import type { LcmHookBinding } from '../vnfpkg/vnfd-model';
+import type { LcmHookBinding } from '../model/vnfd';
 import { kubernetesSpec } from './kubernetes/spec';
 import { privateRegistrySpec } from './private-registry/spec';
 import { resolveHookWith, type HookRunner } from './resolve';

@@ -4,7 +4,7 @@
  * Tacker driver files) or to an executable script shipped in the package.
  */
 import type { z } from 'zod';
-import type { LcmHook, VnfdFlavour } from '../vnfpkg/vnfd-model';
+import type { LcmHook, VnfdFlavour } from '../model/vnfd';
 import type { SshSession } from '../ssh';
 
 /** A VNFC a hook acts on, with the address of one of its CPs resolved on demand. */

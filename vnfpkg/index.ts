@@ -7,12 +7,12 @@ import { readCsar, type Csar, type PackageContent } from './csar';
 import { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
 import { checkVduInstanceBounds, checkVnfdSize } from './vdu-bounds';
 import { buildVnfd } from './vnfd';
-import type { Vnfd } from './vnfd-model';
+import type { Vnfd } from '../model/vnfd';
 
 export { readCsar, PackageError } from './csar';
 export type { Csar, CsarFile, PackageContent, ToscaMeta, ToscaMetaEntry } from './csar';
 export { buildVnfd } from './vnfd';
-export * from './vnfd-model';
+export * from '../model/vnfd';
 
 export { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
 

@@ -1,5 +1,5 @@
 /** SOL005 VnfPkgInfo parts derived once at onboarding: softwareImages and additionalArtifacts. */
-import type { SwImage, Vnfd } from './vnfd-model';
+import type { SwImage, Vnfd } from '../model/vnfd';
 
 /**
  * SOL005 VnfPackageSoftwareImageInfo of every image the VNFD names (`createdAt`: when the package was onboarded).

@@ -1,5 +1,5 @@
 import { PackageError } from './package-error';
-import type { Vnfd } from './vnfd-model';
+import type { Vnfd } from '../model/vnfd';
 
 /**
  * Refuses a VNFD that asks for more instances of a VDU than MAX_VDU_INSTANCES

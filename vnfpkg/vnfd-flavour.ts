@@ -3,7 +3,7 @@ import { PackageError } from './package-error';
 import { NFV } from './tosca-types';
 import { findVnfNode, nodeTemplates, stringProperty, topologyTemplate } from './vnf-node';
 import { readHooks } from './vnfd-hooks';
-import type { VnfdFlavour } from './vnfd-model';
+import type { VnfdFlavour } from '../model/vnfd';
 import { readCp, readStorage, readVdu, readVirtualLink } from './vnfd-nodes';
 import { readPolicies } from './vnfd-policies';
 import { isMap, optMap, optString, type YamlMap } from './yaml-values';

@@ -2,7 +2,7 @@ import { resolveArtifactFile } from './artifacts';
 import { nodeWhere, type DfContext } from './df-context';
 import { PackageError } from './package-error';
 import type { VnfNode } from './vnf-node';
-import { LCM_HOOKS, type LcmHookBinding, type VnfdFlavour } from './vnfd-model';
+import { LCM_HOOKS, type LcmHookBinding, type VnfdFlavour } from '../model/vnfd';
 import { isMap, optMap, optString } from './yaml-values';
 
 /**

@@ -2,7 +2,7 @@ import { resolveArtifactFile } from './artifacts';
 import { nodeWhere, type DfContext } from './df-context';
 import { PackageError } from './package-error';
 import { optSizeIn } from './scalar-units';
-import type { SwImage, Vdu, VduCp, VirtualStorage, VnfVirtualLink } from './vnfd-model';
+import type { SwImage, Vdu, VduCp, VirtualStorage, VnfVirtualLink } from '../model/vnfd';
 import {
   isMap, optList, optMap, optNumber, optString, reqNumber, reqString, singleKeyEntries, stringList, type YamlMap,
 } from './yaml-values';

@@ -1,7 +1,7 @@
 import type { DfContext } from './df-context';
 import { PackageError } from './package-error';
 import { NFV } from './tosca-types';
-import type { InstantiationLevels, ScalingAspect, VnfdFlavour } from './vnfd-model';
+import type { InstantiationLevels, ScalingAspect, VnfdFlavour } from '../model/vnfd';
 import {
   isMap, optMap, optString, reqNumber, singleKeyEntries, stringList, type YamlMap,
 } from './yaml-values';

@@ -4,7 +4,7 @@ import { PackageError } from './package-error';
 import { ToscaTypes, NFV } from './tosca-types';
 import { findVnfNode, nodeTemplates, stringProperty, topologyTemplate, type VnfNode } from './vnf-node';
 import { readFlavour } from './vnfd-flavour';
-import type { Vnfd, VnfdFlavour } from './vnfd-model';
+import type { Vnfd, VnfdFlavour } from '../model/vnfd';
 import { parseYamlFile } from './yaml-file';
 import { isMap, type YamlMap } from './yaml-values';
 

@@ -7,7 +7,7 @@
  */
 import { ActivityCancellationType, ApplicationFailure, executeChild, patched, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
 import type { LcmActivities } from '../activities';
-import type { LcmHook } from '../vnfpkg/vnfd-model';
+import type { LcmHook } from '../model/vnfd';
 import { acts } from './activities';
 import type { Step } from './step';
 import { exitText, scriptsWorker, SCRIPTS_PATCH, WAIT_FOR_CANCELLED } from './scripts';

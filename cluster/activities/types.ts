@@ -1,7 +1,7 @@
 /** What the cluster engine's workflows and activities pass each other: ids and addresses, never secrets. */
 import type { JoinState, NodeRole, NodeStep } from '../../model/cluster';
 export type { RemovalStep } from '../../model/cluster';
-import type { LcmHook } from '../../vnfpkg/vnfd-model';
+import type { LcmHook } from '../../model/vnfd';
 
 export interface NodeRef {
   serverId: string;

@@ -18,7 +18,7 @@ import { endHealthLoop } from './health';
 import { vnfcAddress } from '../../infra/vnfc-address';
 import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
 import { DEFAULT_KUBE_VERSION, KubernetesAdditionalParams, type K8sClusterInstallationParam } from '../../mgmt/kubernetes/params';
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 import { HA_API_PORT, type ClusterSecrets, type ClusterSettings, type RegistrySetting } from '../../model/cluster';
 import { newClusterPki, sealPki } from '../pki';
 import { apiServerUrl, nodeRefOf } from './access';

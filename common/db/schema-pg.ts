@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { pgTable, text, boolean, jsonb, bigint, integer, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
 
 import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
-import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import type { Vnfd } from '../../model/vnfd';
 import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
 import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import type { ClusterPkiCerts } from '../../model/cluster';

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex, check } from 'drizzle-orm/sqlite-core';
 
 import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
-import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import type { Vnfd } from '../../model/vnfd';
 import { CANCEL_MODES, INSTANTIATION_STATES, inList, ONBOARDING_STATES, OPERATIONAL_STATES, OP_STATES, USAGE_STATES } from './enums';
 import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import type { ClusterPkiCerts } from '../../model/cluster';
@@ -65,7 +65,7 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   checksum: text('checksum', { mode: 'json' }).$type<{ algorithm: string; hash: string }>(),
   /** ProblemDetails of the last failed onboarding, cleared on success. */
   onboardingFailureDetails: text('onboarding_failure_details', { mode: 'json' }).$type<Json>(),
-  /** The parsed VNFD model (vnfpkg/vnfd-model.ts). */
+  /** The parsed VNFD model (model/vnfd.ts). */
   vnfd: text('vnfd', { mode: 'json' }).$type<Vnfd>(),
   /** Paths of the VNFD yaml files (entry + imports), for GET .../vnfd. */
   vnfdFiles: text('vnfd_files', { mode: 'json' }).$type<string[]>(),

@@ -6,7 +6,7 @@
  * an OS::Heat::AutoScalingGroup (Tacker's kubernetes samples) keep the group;
  * only its capacity follows the requested count.
  */
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 import { parseHot } from './heat-yaml';
 import { buildNfvParam, indexedName, type NfvTarget, vduCpIds, vnfcTargets } from './nfv-param';
 import { collectGetParamPaths, isObject, mapGetParamPaths, replaceGetResource } from './template-walk';

@@ -5,7 +5,7 @@
  * ("<vduId>-<index>") reading the `nfv` parameter, one Net + Subnet per
  * internal virtual link.
  */
-import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { Vnfd, VnfdFlavour } from '../../model/vnfd';
 import { fixedIpsForCp } from './ext-links';
 import { stringifyHot } from './heat-yaml';
 import { buildNfvParam, indexedName, type NfvTarget, vduCpIds, vnfcTargets } from './nfv-param';

@@ -4,7 +4,7 @@
  * template, nested files and `nfv` parameter of the stack.
  */
 import path from 'node:path';
-import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { Vnfd, VnfdFlavour } from '../../model/vnfd';
 import { buildFromBaseHot, findBaseHot, type BaseHot } from './base-hot';
 import { buildGeneratedHot } from './generated-hot';
 import { parseHot } from './heat-yaml';

@@ -2,7 +2,7 @@
  * How many VNFCs each VDU gets, from the VNFD's instantiation levels and
  * scaling aspects (ETSI SOL001 policies as modelled in vnfd-model.ts).
  */
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 
 /** The level an instantiate request means: the given one, else the VNFD default. */
 export function effectiveLevelId(flavour: VnfdFlavour, levelId?: string): string | undefined {

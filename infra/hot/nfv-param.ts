@@ -5,7 +5,7 @@
  * <name> is "<id>-<index>" for per-VNFC resources, the bare id for VDUs in an
  * AutoScalingGroup (all members share one entry).
  */
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 import { fixedIpsForCp, networkForCp } from './ext-links';
 import { isObject, jsonMergePatch } from './template-walk';
 import type { InstantiateInput } from './types';

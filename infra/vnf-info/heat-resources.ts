@@ -3,7 +3,7 @@
  * its resource_name is a VDU id; its ports and volumes are the resources
  * named after that VDU's CPs / storages in the same (nested) stack.
  */
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 import { vnfcIndex } from '../hot/layout';
 import { vduCpIds } from '../hot/nfv-param';
 import type { HeatResource } from './heat-resource';

@@ -2,7 +2,7 @@
  * ETSI instantiatedVnfInfo of a VNF from its Heat stack's resources: pure,
  * rebuilt after every operation; ids survive through `previous`.
  */
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 import { findExtCp } from '../hot/ext-links';
 import { scaleStatusForLevel } from '../hot/levels';
 import { vduCpIds } from '../hot/nfv-param';

@@ -7,7 +7,7 @@ import { baseHotFiles } from '../../common/db/repos/package-files';
 import { conflict, HttpError } from '../../common/http-error';
 import { checkBaseHotTypes, TemplatePolicyRefused } from '../../infra/hot';
 import type { InstantiatedVnfInfo } from '../../infra/vnf-info';
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 
 /** 409 unless the instance is INSTANTIATED (checked again inside the start's transaction). */
 export function requireInstantiated(i: Pick<InstanceRow, 'id' | 'instantiationState'>): void {

@@ -2,7 +2,7 @@
  * The VNFD model of Tacker's v2_userdata_standard sample (flavour "simple",
  * Definitions/v2_sample3_df_simple.yaml), written by hand for the infra tests.
  */
-import type { SwImage, VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { SwImage, VnfdFlavour } from '../../model/vnfd';
 
 export const image = (name: string, version = '0.5.2'): SwImage => ({ name, version, containerFormat: 'bare', diskFormat: 'qcow2' });
 

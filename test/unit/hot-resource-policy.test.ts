@@ -4,7 +4,7 @@
  * the stack built from them, every place a type hides in a template.
  */
 import { buildStack, checkBaseHotTypes, DEFAULT_HEAT_RESOURCE_TYPES, layoutOf, resourceTypesFromSetting, TemplatePolicyRefused, type TemplateViolation } from '../../infra/hot';
-import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import type { Vnfd } from '../../model/vnfd';
 import { v2Flavour } from '../support/v2-flavour';
 
 const yaml = (resources: string) => Buffer.from(`heat_template_version: 2021-04-16\nparameters: { nfv: { type: json } }\nresources:\n${resources}`);

@@ -1,7 +1,7 @@
 /** The external connectivity after a ChangeExtVnfConnectivityRequest (infra/hot/ext-links.ts), pure. */
 import { buildStack, layoutOf, type InstantiateInput } from '../../infra/hot';
 import { mergeExtVirtualLinks, withExtConnectivity } from '../../infra/hot/ext-links';
-import type { Vnfd } from '../../vnfpkg/vnfd-model';
+import type { Vnfd } from '../../model/vnfd';
 import { v2Flavour } from '../support/v2-flavour';
 
 type Links = NonNullable<InstantiateInput['extVirtualLinks']>;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { buildStack, layoutOf, resourceTypesFromSetting, vduCountsForLevel, vduCountsForScaleLevels, type InstantiateInput } from '../../infra/hot';
-import type { Vnfd, VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { Vnfd, VnfdFlavour } from '../../model/vnfd';
 import { image, v2Flavour } from '../support/v2-flavour';
 import { loadZip, tackerSampleZip } from '../support/vnfpkg-fixtures';
 

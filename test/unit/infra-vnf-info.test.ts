@@ -5,7 +5,7 @@
  */
 import { buildInstantiatedVnfInfo, type HeatResource, type InstantiatedVnfInfo } from '../../infra/vnf-info';
 import type { InstantiateInput } from '../../infra/hot';
-import type { VnfdFlavour } from '../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../model/vnfd';
 import { v2Flavour } from '../support/v2-flavour';
 import { vimCpProtocol, type VimPort } from '../../infra/vnf-info/cp-protocol';
 

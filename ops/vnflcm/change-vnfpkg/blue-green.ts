@@ -12,7 +12,7 @@
  * touched (same template, same values). Only a rollback after the removal
  * (the end hook failed) has to create old VNFCs again.
  */
-import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import type { Step } from '../../../workflows/step';
 import { mergeLayouts, type VnfcLayout } from '../../../infra/hot/layout';

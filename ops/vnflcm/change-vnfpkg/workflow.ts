@@ -13,7 +13,7 @@
  */
 import { CancellationScope, executeChild, workflowInfo } from '@temporalio/workflow';
 import type { ChangeVnfpkgActivities, ChangeVnfpkgPlan } from './activities';
-import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';

@@ -9,7 +9,7 @@
  * The stack id is saved the moment Heat returns it, so a failed heal never
  * loses track of the stack: retry and terminate keep working.
  */
-import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';

@@ -11,7 +11,7 @@ import { badRequest, conflict } from '../../../common/http-error';
 import { parse } from '../../../common/validate';
 import { baseHotPortNames, buildStack, layoutOf, TemplatePolicyRefused, vduCountsForLevel } from '../../../infra/hot';
 import { resolveHookSpec } from '../../../mgmt/specs';
-import type { Vnfd, VnfdFlavour } from '../../../vnfpkg/vnfd-model';
+import type { Vnfd, VnfdFlavour } from '../../../model/vnfd';
 import type { PrecheckInput, StartPlan } from '../../operation';
 import { templatePolicyError } from '../instance-checks';
 import type { InstantiateVnfRequest } from './request';

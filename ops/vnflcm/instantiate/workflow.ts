@@ -4,7 +4,7 @@
  *   -> build instantiatedVnfInfo from the stack -> instantiate_end hook.
  * Rollback deletes the stack and returns the instance to NOT_INSTANTIATED.
  */
-import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';

@@ -9,7 +9,7 @@ import type { InstanceRow } from '../../../common/db/repos/instances';
 import { badRequest, conflict, unprocessable } from '../../../common/http-error';
 import type { SecretBox } from '../../../common/secrets';
 import { resolveHookSpec } from '../../../mgmt/specs';
-import type { VnfdFlavour } from '../../../vnfpkg/vnfd-model';
+import type { VnfdFlavour } from '../../../model/vnfd';
 import { planScale } from '../../../infra/scale-plan';
 import type { PrecheckInput, StartPlan } from '../../operation';
 import { instantiatedInfo, requireAllowedTemplates, requireInstantiated } from '../instance-checks';

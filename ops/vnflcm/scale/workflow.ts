@@ -8,7 +8,7 @@
  */
 import { patched } from '@temporalio/workflow';
 import type { ScalePlan } from '../../../infra/scale-plan';
-import type { LcmHook } from '../../../vnfpkg/vnfd-model';
+import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
