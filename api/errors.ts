@@ -9,6 +9,7 @@ import { redactString } from '../common/secrets';
 
 export { HttpError, badRequest, conflict, forbidden, notFound, unprocessable } from '../common/http-error';
 import { HttpError } from '../common/http-error';
+import { StoreBusy } from '../common/db/sql-store';
 
 const TITLES: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable', 422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
@@ -21,6 +22,10 @@ export function sendProblem(res: Response, status: number, detail: string, title
 export function problemHandler(log: { error: (o: object, m: string) => void }): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof HttpError) return sendProblem(res, err.status, err.message, err.title, err.extra);
+    if (err instanceof StoreBusy) {
+      res.setHeader('Retry-After', String(err.retryAfterS));
+      return sendProblem(res, 503, `${err.message}; send the request again`);
+    }
     const e = err as { type?: string; status?: number; message?: string };
     if (e.type === 'entity.parse.failed') return sendProblem(res, 400, `request body is not valid JSON: ${e.message}`);
     if (e.type === 'entity.too.large') return sendProblem(res, 413, 'request body too large');

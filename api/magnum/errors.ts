@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
+import { StoreBusy } from '../../common/db/sql-store';
 import { HttpError } from '../../common/http-error';
 import { redactString } from '../../common/secrets';
 
@@ -42,6 +43,10 @@ export function sendMagnumError(res: Response, status: number, message: string, 
 export function magnumErrorHandler(log: { error: (o: object, m: string) => void }) {
   return (err: unknown, req: Request, res: Response, _next: (e?: unknown) => void) => {
     if (err instanceof HttpError) return sendMagnumError(res, err.status, err.message, err.status === 406 ? err.extra : {});
+    if (err instanceof StoreBusy) {
+      res.setHeader('Retry-After', String(err.retryAfterS));
+      return sendMagnumError(res, 503, `${err.message}; send the request again.`);
+    }
     const e = err as { type?: string; status?: number; message?: string };
     if (e.type === 'entity.parse.failed') return sendMagnumError(res, 400, `The request body is not valid JSON: ${e.message}`);
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendMagnumError(res, e.status, e.message ?? 'bad request');

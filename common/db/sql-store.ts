@@ -64,3 +64,17 @@ export function isUniqueViolation(e: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * A transaction that met conflicting ones every time it ran (PostgreSQL's
+ * serialization failures, as many runs as the store allows): nothing was
+ * written. The API answers 503 with Retry-After: the caller may send the
+ * same request again at once, unlike a 500.
+ */
+export class StoreBusy extends Error {
+  readonly retryAfterS = 1;
+  constructor(runs: number, cause: unknown) {
+    super(`the database refused the transaction ${runs} times under concurrent writes; nothing was written`, { cause });
+    this.name = 'StoreBusy';
+  }
+}

@@ -11,7 +11,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import * as pgSchema from './schema-pg';
 import type * as sqliteSchema from './schema';
-import type { Q, SqlStore, Tables } from './sql-store';
+import { StoreBusy, type Q, type SqlStore, type Tables } from './sql-store';
 
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle-pg');
 /** pg_advisory_lock key of the migration step (any constant shared by all our processes). */
@@ -53,7 +53,8 @@ function asQ(db: PgDb): Q {
   return { ...bridged, dialect: 'postgres' };
 }
 
-export async function openPgStore(url: string): Promise<SqlStore> {
+/** `maxAttempts`: runs of a transaction before StoreBusy (tests lower it to meet the end of the budget). */
+export async function openPgStore(url: string, { maxAttempts = MAX_ATTEMPTS } = {}): Promise<SqlStore> {
   await applyMigrations(url);
   const pool = new Pool({ connectionString: url, max: 10 });
   // An idle connection the server dropped (restart, failover): the pool opens a new one; unheard, the event would end the process.
@@ -68,7 +69,8 @@ export async function openPgStore(url: string): Promise<SqlStore> {
         try {
           return await db.transaction((tx) => fn(asQ(tx)), { isolationLevel: 'serializable' });
         } catch (e) {
-          if (attempt >= MAX_ATTEMPTS || !isSerializationFailure(e)) throw e;
+          if (!isSerializationFailure(e)) throw e;
+          if (attempt >= maxAttempts) throw new StoreBusy(attempt, e);
           await new Promise((r) => setTimeout(r, Math.random() * Math.min(MAX_WINDOW_MS, FIRST_WINDOW_MS * 2 ** attempt)));
         }
       }

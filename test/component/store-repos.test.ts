@@ -10,7 +10,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { openStore, type Q, type Store } from '../../common/db';
-import { isUniqueViolation } from '../../common/db/sql-store';
+import { isUniqueViolation, StoreBusy } from '../../common/db/sql-store';
+import { openPgStore } from '../../common/db/store-pg';
 import { holdChangeTarget, releaseChangeTarget } from '../../common/db/package-usage';
 import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../../common/db/repos/host-keys';
 import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../common/db/repos/coordination-waits';
@@ -48,9 +49,11 @@ afterAll(() => pg?.stop());
 describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) => {
   let dir: string;
   let db: Store;
+  let databaseUrl: string | undefined;
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-repos-'));
-    db = await openStore({ dataDir: dir, databaseUrl: dialect === 'postgres' ? pg.newDatabase() : undefined });
+    databaseUrl = dialect === 'postgres' ? pg.newDatabase() : undefined;
+    db = await openStore({ dataDir: dir, databaseUrl });
     expect(db.dialect).toBe(dialect);
   });
   afterEach(async () => {
@@ -422,6 +425,22 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
     expect(over.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     expect(over.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason).filter((e) => !(e instanceof QuotaExceeded)).map(String)).toEqual([]);
     expect((await pageOfInstances(db, P, EVERY)).rows).toHaveLength(BURST + 10);
+  });
+
+  (dialect === 'postgres' ? it : it.skip)('a transaction that still conflicts at the last run the store allows is StoreBusy (the API answers 503 with Retry-After), and writes nothing', async () => {
+    const P: Scope = { projectId: `busy-${uuid()}`, all: false };
+    const pkgId = await onboarded(P, `vnfd-${uuid()}`);
+    const inst = { projectId: P.projectId, vnfdId: 'd', vnfPkgId: pkgId, vnfProvider: 'a', vnfProductName: 'p', vnfSoftwareVersion: '1', vnfdVersion: '1', instantiationState: 'NOT_INSTANTIATED' as const, vimConnectionInfo: [], metadata: {}, createdAt: now() };
+    const oneRun = await openPgStore(databaseUrl!, { maxAttempts: 1 });
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => createInstance({ ...oneRun, content: db.content }, { id: uuid(), ...inst }, undefined, 1000)));
+      const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.filter((e) => !(e instanceof StoreBusy)).map(String)).toEqual([]);
+      expect((await pageOfInstances(db, P, EVERY)).rows).toHaveLength(results.length - refused.length);
+    } finally {
+      await oneRun.close();
+    }
   });
 
   it('SSH host key pins: set, replace, forget', async () => {
