@@ -8,12 +8,12 @@
 import type { ActivityDeps } from './deps';
 import { hookActivities } from './hooks';
 import { instanceActivities } from './instance';
-import { opStateActivities } from './op-state';
+import { opStateActivities, type RequestSchemaOf } from './op-state';
 import { stackActivities } from './stack';
 
-export function createLcmActivities(deps: ActivityDeps) {
+export function createLcmActivities(deps: ActivityDeps, requestSchemaOf: RequestSchemaOf) {
   return {
-    ...opStateActivities(deps),
+    ...opStateActivities(deps, requestSchemaOf),
     ...stackActivities(deps),
     ...instanceActivities(deps),
     ...hookActivities(deps),

@@ -1,5 +1,6 @@
 /** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
 import { Context } from '@temporalio/activity';
+import type { z } from 'zod';
 import { recordStep, updateOpOccWith } from '../common/db/repos/op-occs';
 import { dispatchPending } from '../notify/dispatch';
 import { queueStateNotifications } from '../notify/etsi/op-state';
@@ -10,7 +11,9 @@ import type { LcmHook } from '../model/vnfd';
 import type { ActivityDeps } from './deps';
 import { flavourOf, loadOpOcc, opParams } from './records';
 import { maskOpError } from '../common/secret-errors';
-import { requestSchemaOf } from '../ops/registry';
+
+/** An operation's request schema (ops/registry.ts, given by the worker), to mask its request's secrets in the errors an op occ shows. */
+export type RequestSchemaOf = (operation: string) => z.ZodType | undefined;
 
 export interface RollingProgress { moved?: number; coordinated?: number; rolledBack?: number }
 
@@ -24,7 +27,7 @@ export interface RecordOpStateArgs {
   cancelMode: CancelMode | null;
 }
 
-export function opStateActivities({ db, box, cfg }: ActivityDeps) {
+export function opStateActivities({ db, box, cfg }: ActivityDeps, requestSchemaOf: RequestSchemaOf) {
   return {
     async recordOpState(a: RecordOpStateArgs): Promise<void> {
       const op = await loadOpOcc(db, a.opOccId);

@@ -10,10 +10,11 @@ import { coordinateScriptActivities } from '../ops/vnflcm/change-vnfpkg/coordina
 import { modifyInfoActivities } from '../ops/vnflcm/modify-info/activities';
 import { scaleActivities } from '../ops/vnflcm/scale/activities';
 import { packageActivities } from '../ops/vnfpkgm/onboard/activities';
+import { requestSchemaOf } from '../ops/registry';
 
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createLcmActivities(deps),
+    ...createLcmActivities(deps, requestSchemaOf),
     ...packageActivities(deps),
     ...scaleActivities(deps),
     ...modifyInfoActivities(deps),
