@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { sampleVariant } from '../../samples/variant';
 import { readState } from '../harness/state';
-import { call, onboard, opIdFrom, waitOpState } from '../support/api';
+import { adminToken, call, onboard, opIdFrom, waitOpState } from '../support/api';
 import { keystoneUser, type TestUser } from '../support/identity';
 
 const SAMPLE = path.resolve(__dirname, '../../samples/two_vdu_vnf');
@@ -52,6 +52,14 @@ beforeAll(async () => {
   bInst = inst.body.id;
 });
 
+/** A Keystone call with `token` as the caller's and the subject token. */
+async function keystone(method: string, p: string, token: string, body?: unknown) {
+  const r = await fetch(`${readState().keystoneUrl}${p}`, {
+    method, headers: { 'x-auth-token': token, 'x-subject-token': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: r.status, body: r.status === 204 ? undefined : await r.json() as any };
+}
+
 describe('tokens', () => {
   test('no token or a bad one: 401 with WWW-Authenticate naming the Keystone; discovery and health need none', async () => {
     for (const headers of [{ 'x-auth-token': '' }, { 'x-auth-token': 'gAAAAAnot-a-token' }]) {
@@ -69,12 +77,7 @@ describe('tokens', () => {
   });
 
   test('an application credential with access rules calls only what they name (security review 3, Low 1)', async () => {
-    const ks = async (method: string, p: string, token: string, body?: unknown) => {
-      const r = await fetch(`${readState().keystoneUrl}${p}`, {
-        method, headers: { 'x-auth-token': token, 'x-subject-token': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
-      });
-      return { status: r.status, subject: r.headers.get('x-subject-token'), body: r.status === 204 ? undefined : await r.json() as any };
-    };
+    const ks = keystone;
     const own = await bMember.token();
     const userId = (await ks('GET', '/auth/tokens', own)).body.token.user.id;
     const made = await ks('POST', `/users/${userId}/application_credentials`, own, { application_credential: {
@@ -97,6 +100,37 @@ describe('tokens', () => {
     } finally {
       await ks('DELETE', `/users/${userId}/application_credentials/${id}`, own);
     }
+  });
+
+  test('concurrent callers are each authorised with their own token (the embedded Keystone keeps it per request)', async () => {
+    // Keystone's auth middleware kept the token it validated on itself, one for the
+    // process: under concurrent requests an application credential was made from
+    // another caller's token (a 400 "Could not find role assignment", or that
+    // caller's roles). runtime/openstack/keystone_wsgi.py keeps it per thread.
+    const run = Date.now().toString(36);
+    const users = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      keystoneUser(`tenant-conc-${run}-${i}`, `conc-${run}-${i}`, i % 2 ? 'reader' : 'member')));
+    // an operator granting roles meanwhile: each grant empties Keystone's role cache, so validations read the database
+    const admin = await adminToken();
+    const other = await keystoneUser(`tenant-conc-${run}-x`, `conc-${run}-x`, 'reader');
+    const grant = `/projects/${other.projectId}/users/${(await keystone('GET', '/auth/tokens', await other.token())).body.token.user.id}/roles/${(await keystone('GET', '/roles?name=reader', admin)).body.roles[0].id}`;
+    let creating = true;
+    const grants = (async () => { while (creating) expect((await keystone('PUT', grant, admin)).status).toBe(204); })();
+    const outcomes = await Promise.all(users.map(async (u, i) => {
+      const token = await u.token();
+      const userId = (await keystone('GET', '/auth/tokens', token)).body.token.user.id;
+      const seen: string[] = [];
+      for (let k = 0; k < 20; k++) {
+        await keystone('GET', '/auth/tokens', token);
+        const made = await keystone('POST', `/users/${userId}/application_credentials`, token, { application_credential: { name: `conc-${k}` } });
+        seen.push(made.status === 201
+          ? `201 ${made.body.application_credential.roles.map((r: { name: string }) => r.name).sort().join(',')}`
+          : `${made.status} ${made.body?.error?.message}`);
+      }
+      return { user: u.name, expected: i % 2 ? '201 reader' : '201 member,reader', seen: [...new Set(seen)] };
+    })).finally(() => { creating = false; });
+    await grants;
+    expect(outcomes.filter((o) => o.seen.join() !== o.expected)).toEqual([]);
   });
 
   test('a revoked token stops working within the cache TTL', async () => {
