@@ -4,6 +4,7 @@
  * sleep inside an activity.
  */
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
+import type { StackStatus } from '../infra/stack-driver';
 import { acts } from './activities';
 
 /** How a workflow polls Heat: heatPollMs first, x1.5 per poll up to heatPollMaxMs (15 s when not given). */
@@ -25,23 +26,38 @@ export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
 const ENGINE_WENT_DOWN = /Engine went down/i;
 const MAX_REDRIVES = 3;
 
-/** Polls the instance's stack until <action>_COMPLETE; *_FAILED fails the step with Heat's reason. */
-export async function waitForStack(vnfInstanceId: string, action: StackAction, poll: HeatPolling): Promise<void> {
+/** How a stack wait reads and drives the stack: its operation's own activities (an instance's stack, a cluster's). */
+export interface StackCalls {
+  status(): Promise<StackStatus | null>;
+  /** Drives on a stack Heat failed when its engine went down; answers what to wait for then. */
+  redrive(): Promise<'UPDATE' | 'DELETE'>;
+  /** The failure when the stack is gone before the action ended. */
+  gone: string;
+  /** Asked (last) before a redrive: false where histories recorded before redrives existed must replay. */
+  mayRedrive?: () => boolean;
+}
+
+/**
+ * The one stack wait of every operation: polls until <action>_COMPLETE on
+ * workflow timers; *_FAILED fails the step with Heat's reason, except a
+ * failure left by an engine restart, which is driven on (at most 3 times).
+ */
+export async function pollStack(stack: StackCalls, action: StackAction, poll: HeatPolling): Promise<void> {
   let interval = poll.heatPollMs;
   let expected: StackAction = action;
   let redrives = 0;
   for (;;) {
-    const s = await acts.stackStatus({ vnfInstanceId });
+    const s = await stack.status();
     if (!s) {
       if (action === 'DELETE') return;
-      throw ApplicationFailure.nonRetryable(`stack of VNF instance ${vnfInstanceId} is gone`, 'StackFailed');
+      throw ApplicationFailure.nonRetryable(stack.gone, 'StackFailed');
     }
     if (s.status === `${expected}_COMPLETE`) return;
     if (s.status.endsWith('_FAILED')) {
-      if (ENGINE_WENT_DOWN.test(s.reason ?? '') && redrives < MAX_REDRIVES && patched('redrive-stack-after-heat-restart')) {
+      if (ENGINE_WENT_DOWN.test(s.reason ?? '') && redrives < MAX_REDRIVES && (stack.mayRedrive?.() ?? true)) {
         redrives++;
         // An interrupted create or update is finished by an update of the stack to its own template.
-        expected = await acts.redriveStack({ vnfInstanceId });
+        expected = await stack.redrive();
         interval = poll.heatPollMs;
         continue;
       }
@@ -50,6 +66,16 @@ export async function waitForStack(vnfInstanceId: string, action: StackAction, p
     await sleep(interval);
     interval = Math.min(Math.ceil(interval * 1.5), poll.heatPollMaxMs ?? HEAT_POLL_MAX_MS_DEFAULT);
   }
+}
+
+/** Polls the instance's stack until <action>_COMPLETE; *_FAILED fails the step with Heat's reason. */
+export async function waitForStack(vnfInstanceId: string, action: StackAction, poll: HeatPolling): Promise<void> {
+  await pollStack({
+    status: () => acts.stackStatus({ vnfInstanceId }),
+    redrive: () => acts.redriveStack({ vnfInstanceId }),
+    gone: `stack of VNF instance ${vnfInstanceId} is gone`,
+    mayRedrive: () => patched('redrive-stack-after-heat-restart'),
+  }, action, poll);
 }
 
 /**

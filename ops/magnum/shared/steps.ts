@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { NodeRef } from '../../../cluster/activities/types';
-import { HEAT_POLL_MAX_MS_DEFAULT, type HeatPolling } from '../../../workflows/stack';
+import { pollStack, type HeatPolling, type StackAction } from '../../../workflows/stack';
 import { addWorkers, installCluster, installNode, joinControlPlane, type WaitNote } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
@@ -16,34 +16,13 @@ export const magnum = proxyActivities<MagnumActivities>({
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 10, nonRetryableErrorTypes: ['OutboundRefused', 'InvalidInput', 'StackFailed', 'NodeStepFailed', 'VimRejected'] },
 });
 
-const ENGINE_WENT_DOWN = /Engine went down/i;
-
-export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
-
 /** Polls the cluster's stack until <action>_COMPLETE; *_FAILED fails with Heat's reason (an engine restart is driven on). */
 export async function waitStack(clusterId: string, action: StackAction, poll: HeatPolling): Promise<void> {
-  let interval = poll.heatPollMs;
-  let expected = action;
-  let redrives = 0;
-  for (;;) {
-    const s = await magnum.magnumStackStatus({ clusterId });
-    if (!s) {
-      if (action === 'DELETE') return;
-      throw ApplicationFailure.nonRetryable(`the stack of the cluster is gone`, 'StackFailed');
-    }
-    if (s.status === `${expected}_COMPLETE`) return;
-    if (s.status.endsWith('_FAILED')) {
-      if (ENGINE_WENT_DOWN.test(s.reason ?? '') && redrives < 3) {
-        redrives++;
-        expected = await magnum.redriveMagnumStack({ clusterId });
-        interval = poll.heatPollMs;
-        continue;
-      }
-      throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
-    }
-    await sleep(interval);
-    interval = Math.min(Math.ceil(interval * 1.5), poll.heatPollMaxMs ?? HEAT_POLL_MAX_MS_DEFAULT);
-  }
+  await pollStack({
+    status: () => magnum.magnumStackStatus({ clusterId }),
+    redrive: () => magnum.redriveMagnumStack({ clusterId }),
+    gone: 'the stack of the cluster is gone',
+  }, action, poll);
 }
 
 /** The stack made (once) and CREATE_COMPLETE. */

@@ -1,0 +1,79 @@
+/**
+ * The one stack wait of VNF and cluster operations (workflows/stack.ts
+ * pollStack), its decisions on a real Temporal server with scripted Heat
+ * statuses: the poll schedule, a stack Heat failed when its engine went down
+ * driven on (at most three times), any other failure and a vanished stack
+ * failing the step with what Heat said.
+ */
+import { randomUUID } from 'node:crypto';
+import { Context } from '@temporalio/activity';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { StackStatus } from '../../infra/stack-driver';
+import type { StackAction } from '../../workflows/stack';
+import { startProbeWorker, type ProbeWorker } from '../support/probe-worker';
+
+const WENT_DOWN = 'Engine went down during stack CREATE';
+/** Per workflow: the statuses Heat answers in turn (the last one again when they run out; null: no stack), and the calls made. */
+const scripts: Record<string, { statuses: (Pick<StackStatus, 'status' | 'reason'> | null)[]; calls: string[] }> = {};
+let probe: ProbeWorker;
+
+const scriptOf = () => scripts[Context.current().info.workflowExecution?.workflowId ?? '']!;
+
+beforeAll(async () => {
+  probe = await startProbeWorker('stack-wait-probe', require.resolve('../workflows/stack-wait-probe'), {
+    async status(): Promise<StackStatus | null> {
+      const s = scriptOf();
+      const next = s.statuses.length > 1 ? s.statuses.shift()! : s.statuses[0];
+      s.calls.push(next ? `status ${next.status}` : 'status none');
+      return next && { id: 'probe-id', name: 'probe', ...next };
+    },
+    async redrive(): Promise<'UPDATE'> {
+      scriptOf().calls.push('redrive');
+      return 'UPDATE';
+    },
+  });
+});
+
+afterAll(() => probe.stop());
+
+async function run(action: StackAction, statuses: (Pick<StackStatus, 'status' | 'reason'> | null)[]) {
+  const workflowId = randomUUID();
+  scripts[workflowId] = { statuses, calls: [] };
+  const handle = await probe.client.workflow.start('stackWaitProbe', { taskQueue: probe.taskQueue, workflowId, args: [action] });
+  const failure = await handle.result().then(() => undefined, (e: unknown) => (e instanceof WorkflowFailedError ? e.cause?.message : String(e)));
+  const timers = (await handle.fetchHistory()).events!
+    .filter((e) => e.timerStartedEventAttributes)
+    .map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0) * 1000 + Math.round((e.timerStartedEventAttributes!.startToFireTimeout!.nanos ?? 0) / 1e6));
+  return { failure, calls: scripts[workflowId].calls, timers };
+}
+
+const st = (status: string, reason?: string) => ({ status, reason });
+
+test('polls with a backoff (x1.5 up to the longest interval) until the action completes', async () => {
+  const r = await run('CREATE', [st('CREATE_IN_PROGRESS'), st('CREATE_IN_PROGRESS'), st('CREATE_IN_PROGRESS'), st('CREATE_IN_PROGRESS'), st('CREATE_COMPLETE')]);
+  expect(r).toEqual({ failure: undefined, calls: [...Array(4).fill('status CREATE_IN_PROGRESS'), 'status CREATE_COMPLETE'], timers: [10, 15, 20, 20] });
+});
+
+test('a stack failed by an engine restart is driven on, then waited for as an update', async () => {
+  const r = await run('CREATE', [st('CREATE_IN_PROGRESS'), st('CREATE_FAILED', WENT_DOWN), st('UPDATE_IN_PROGRESS'), st('UPDATE_COMPLETE')]);
+  expect(r.failure).toBeUndefined();
+  expect(r.calls).toEqual(['status CREATE_IN_PROGRESS', 'status CREATE_FAILED', 'redrive', 'status UPDATE_IN_PROGRESS', 'status UPDATE_COMPLETE']);
+  expect(r.timers).toEqual([10, 10]); // the schedule starts again after a redrive
+});
+
+test('three redrives at most: a fourth engine failure fails the step with Heat\'s reason', async () => {
+  const r = await run('CREATE', [st('CREATE_FAILED', WENT_DOWN), st('UPDATE_FAILED', WENT_DOWN)]);
+  expect(r.calls.filter((c) => c === 'redrive')).toHaveLength(3);
+  expect(r.failure).toBe(`stack probe UPDATE_FAILED: ${WENT_DOWN}`);
+});
+
+test('any other failure fails the step at once with Heat\'s reason, without a redrive', async () => {
+  const r = await run('UPDATE', [st('UPDATE_IN_PROGRESS'), st('UPDATE_FAILED', 'Resource UPDATE failed: Quota exceeded')]);
+  expect(r.calls).toEqual(['status UPDATE_IN_PROGRESS', 'status UPDATE_FAILED']);
+  expect(r.failure).toBe('stack probe UPDATE_FAILED: Resource UPDATE failed: Quota exceeded');
+});
+
+test('a vanished stack ends a delete and fails a create', async () => {
+  expect(await run('DELETE', [st('DELETE_IN_PROGRESS'), null])).toEqual({ failure: undefined, calls: ['status DELETE_IN_PROGRESS', 'status none'], timers: [10] });
+  expect((await run('CREATE', [null])).failure).toBe('the probe stack is gone');
+});
