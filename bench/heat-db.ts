@@ -38,6 +38,21 @@ export class HeatDb {
     return out;
   }
 
+  /**
+   * Where a batch's stacks ran in Heat, in ms after `startedAt`: the first and the last CREATE_IN_PROGRESS (when
+   * Heat began them) and the last CREATE_COMPLETE. Against the batch's end it shows how late the stacks reached
+   * Heat and how long after Heat's last completion the client saw it.
+   */
+  createWindow(stackIds: string[], startedAt: number): { firstStartMs: number; lastStartMs: number; lastCompleteMs: number } | undefined {
+    const q = this.db.prepare(
+      "SELECT MIN(CASE WHEN resource_status = 'IN_PROGRESS' THEN created_at END) AS started, MAX(CASE WHEN resource_status = 'COMPLETE' THEN created_at END) AS completed FROM event WHERE stack_id = ? AND physical_resource_id = ? AND resource_action = 'CREATE'",
+    );
+    const rows = stackIds.map((id) => q.get(id, id) as { started: string | null; completed: string | null }).filter((r) => r.started && r.completed);
+    if (!rows.length) return undefined;
+    const starts = rows.map((r) => ts(r.started!) - startedAt);
+    return { firstStartMs: Math.min(...starts), lastStartMs: Math.max(...starts), lastCompleteMs: Math.max(...rows.map((r) => ts(r.completed!) - startedAt)) };
+  }
+
   /** The ids of the stacks of these names (top-level, not deleted). */
   stackIds(names: string[]): Map<string, string> {
     const q = this.db.prepare('SELECT id FROM stack WHERE name = ? AND owner_id IS NULL AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1');

@@ -15,7 +15,8 @@
  * Env: BENCH_HEAT_SLEEP_SCALE (Heat's sleeps, default 1 = stock),
  * BENCH_CONCURRENCY (default 50), BENCH_HEAT_ALONE_CONCURRENCY ((c)'s, default the same),
  * BENCH_RUNS (10), BENCH_WARMUPS (2),
- * BENCH_HEAT_POLL_MS (50), BENCH_TEMPORAL_ARGS (extra dev server flags).
+ * BENCH_HEAT_POLL_MS (50), BENCH_TEMPORAL_ARGS (extra dev server flags),
+ * BENCH_HEAT_NICE (every thread of Heat at this nice value: does the product's CPU starve it?).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
   const loadAtStart = load();
   log(`load average ${loadAtStart.join(' ')}; starting Temporal dev server, Keystone, Heat (sleep scale ${process.env.BENCH_HEAT_SLEEP_SCALE || '1'}), VIM simulator, worker, API ...`);
   const product = await startProduct();
+  const heatNice = process.env.BENCH_HEAT_NICE; // experiment: every thread of Heat at this nice value
+  if (heatNice) for (const tid of fs.readdirSync(`/proc/${product.pids.heat}/task`)) os.setPriority(Number(tid), Number(heatNice));
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address: product.temporalAddress });
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
     const heat = {
       latency: { b: heatTimes(heatDb, productStacks(lat.b.workflowIds)), c: heatTimes(heatDb, lat.c.workflowIds.map(stackIdOf)) },
       throughput: { b: heatTimes(heatDb, productStacks(bt.ids)), c: heatTimes(heatDb, ct.ids.map(stackIdOf)) },
+      window: { b: heatDb.createWindow(productStacks(bt.ids), bt.startedAt), c: heatDb.createWindow(ct.ids.map(stackIdOf), ct.startedAt) },
     };
     heatDb.close();
 
@@ -165,11 +169,11 @@ async function main(): Promise<void> {
       ratios: {
         latencyMedian: ratio(lat.b.medianMs, lat.a.medianMs),
         latencyP90: ratio(lat.b.p90Ms, lat.a.p90Ms),
-        throughput: ratio(bt.opsPerSec, at.opsPerSec),
+        throughput: ratio(at.elapsedMs, bt.elapsedMs), // same concurrency: the rate ratio is the inverse time ratio, unrounded
         vsHeat: {
           latencyMedian: ratio(lat.b.medianMs, lat.c.medianMs),
           latencyP90: ratio(lat.b.p90Ms, lat.c.p90Ms),
-          throughput: ratio(bt.opsPerSec, ct.opsPerSec),
+          throughput: ratio(ct.elapsedMs * bt.concurrency, bt.elapsedMs * ct.concurrency),
           perOpMedianAtConcurrency: ratio(bt.medianMs, ct.medianMs),
         },
       },

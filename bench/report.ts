@@ -17,7 +17,10 @@ export interface BenchResult {
   instantiate: Side;
   heatAlone: { latency: Latency; throughput: Throughput; pollsPerStack: number[] };
   /** Heat's own create time per stack (its first to last event), (b) the product's stacks, (c) the direct ones. */
-  heatOwnMs: Record<'latency' | 'throughput', Record<'b' | 'c', HeatTimes | undefined>>;
+  heatOwnMs: Record<'latency' | 'throughput', Record<'b' | 'c', HeatTimes | undefined>> & {
+    /** The c=N batches in Heat: first and last stack begun, last completed, in ms after the batch started. */
+    window: Record<'b' | 'c', { firstStartMs: number; lastStartMs: number; lastCompleteMs: number } | undefined>;
+  };
   /** Heat API requests per operation in the throughput runs, from Heat's log (bench/heat-requests.ts). */
   heatCallsPerOp?: Record<'b' | 'c', HeatRequestCount>;
   ratios: {
@@ -32,6 +35,7 @@ export interface BenchResult {
 }
 
 export const ratio = (b: number, a: number) => Math.round((b / a) * 100) / 100;
+const sec = (ms: number) => (ms / 1000).toFixed(1);
 
 export function printReport(r: BenchResult): void {
   const { baseline: a, instantiate: b, heatAlone: c } = r;
@@ -41,7 +45,7 @@ export function printReport(r: BenchResult): void {
     ['latency c=1 p90 (ms)', a.latency.p90Ms, b.latency.p90Ms, c.latency.p90Ms, r.ratios.latencyP90, r.ratios.vsHeat.latencyP90],
     [`throughput c=${n} (ops/s)`, a.throughput.opsPerSec, b.throughput.opsPerSec, c.throughput.opsPerSec, r.ratios.throughput, r.ratios.vsHeat.throughput],
     [`  per-op median at c=${n} (ms)`, a.throughput.medianMs, b.throughput.medianMs, c.throughput.medianMs, ratio(b.throughput.medianMs, a.throughput.medianMs), r.ratios.vsHeat.perOpMedianAtConcurrency],
-    [`  batch of ${n} (s)`, a.throughput.elapsedMs / 1000, b.throughput.elapsedMs / 1000, c.throughput.elapsedMs / 1000, '', ''],
+    [`  batch of ${n} (s)`, sec(a.throughput.elapsedMs), sec(b.throughput.elapsedMs), sec(c.throughput.elapsedMs), '', ''],
   ];
   const w = [32, 14, 16, 14, 9, 9];
   const line = (cells: (string | number)[]) => cells.map((x, i) => (i === 0 ? String(x).padEnd(w[i]) : String(x).padStart(w[i]))).join(' ');
@@ -56,6 +60,9 @@ export function printReport(r: BenchResult): void {
   console.log();
   console.log(`Heat's own create time (stack IN_PROGRESS -> COMPLETE): c=1 (b) ${ht(r.heatOwnMs.latency.b)}; (c) ${ht(r.heatOwnMs.latency.c)}`);
   console.log(`                                                      c=${n} (b) ${ht(r.heatOwnMs.throughput.b)}; (c) ${ht(r.heatOwnMs.throughput.c)}`);
+  const win = (w: BenchResult['heatOwnMs']['window']['b'], endMs: number) => (w ? `Heat began the first stack at +${sec(w.firstStartMs)} s, the last at +${sec(w.lastStartMs)} s, completed the last at +${sec(w.lastCompleteMs)} s; batch ended +${sec(endMs)} s` : 'n/a');
+  console.log(`c=${n} batch in Heat: (b) ${win(r.heatOwnMs.window.b, r.instantiate.throughput.elapsedMs)}`);
+  console.log(`                    (c) ${win(r.heatOwnMs.window.c, r.heatAlone.throughput.elapsedMs)}`);
   if (r.heatCallsPerOp) console.log(`Heat API calls per operation at c=${n}: (b) ${r.heatCallsPerOp.b.total}, (c) ${r.heatCallsPerOp.c.total}`);
   console.log(`(c) status GETs per stack at c=1: ${c.pollsPerStack.join(' ')}`);
   console.log(`RSS MiB before -> after: ${Object.keys(after).map((k) => `${k} ${before[k]} -> ${after[k]}`).join(', ')} (bench before the baseline worker ${r.memory.benchProcessRssMiB.beforeBaselineWorker})`);
