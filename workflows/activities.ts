@@ -35,6 +35,18 @@ const localDb = proxyLocalActivities<LcmActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', maximumInterval: '10s' },
 });
+/** Operations started before the stack polls became local keep their recorded activity tasks (docs/versioning.md). */
+const STACK_POLLS_LOCAL = 'stack-status-polls-local';
+const localOutside = proxyLocalActivities<LcmActivities>({ startToCloseTimeout: '2m', retry: OUTSIDE_RETRY });
+
+/**
+ * The stack status reads of a stack wait: local activities (one marker each in the history, no activity task
+ * through the server's matching), since a wait polls Heat up to tens of times. Safe: a read, short, idempotent.
+ */
+export function stackPolls(): typeof acts {
+  return patched(STACK_POLLS_LOCAL) ? localOutside : acts;
+}
+
 /** Operations started before bookkeeping became local keep their recorded activity tasks (docs/versioning.md). */
 const BOOKKEEPING_LOCAL = 'bookkeeping-as-local-activities';
 

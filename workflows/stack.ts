@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
 import type { StackStatus } from '../infra/stack-driver';
-import { acts } from './activities';
+import { acts, stackPolls } from './activities';
 
 /** How a workflow polls Heat: heatPollMs first, x1.5 per poll up to heatPollMaxMs (15 s when not given). */
 export interface HeatPolling {
@@ -71,7 +71,7 @@ export async function pollStack(stack: StackCalls, action: StackAction, poll: He
 /** Polls the instance's stack until <action>_COMPLETE; *_FAILED fails the step with Heat's reason. */
 export async function waitForStack(vnfInstanceId: string, action: StackAction, poll: HeatPolling): Promise<void> {
   await pollStack({
-    status: () => acts.stackStatus({ vnfInstanceId }),
+    status: () => stackPolls().stackStatus({ vnfInstanceId }),
     redrive: () => acts.redriveStack({ vnfInstanceId }),
     gone: `stack of VNF instance ${vnfInstanceId} is gone`,
     mayRedrive: () => patched('redrive-stack-after-heat-restart'),
