@@ -7,7 +7,7 @@
  * ROLLBACK_FAILED; status_reason keeps the failure that caused it. Nothing
  * parks: Magnum has no operator decisions on a running operation.
  */
-import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes, type LocalActivityOptions } from '@temporalio/workflow';
 import { SA_CLUSTER_STATUS } from '../common/search-attributes';
 import { runSaga, type Plan, type SagaStatus, type StatePolicy } from './saga';
 
@@ -25,10 +25,11 @@ export interface ClusterStatusActivities {
   recordClusterStatus(r: ClusterStatusRecord): Promise<void>;
 }
 
-const store = proxyActivities<ClusterStatusActivities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', maximumInterval: '10s' },
-});
+const STORE: LocalActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '10s' } };
+const store = proxyActivities<ClusterStatusActivities>(STORE);
+const localStore = proxyLocalActivities<ClusterStatusActivities>(STORE);
+/** Status writes are local activities, as the ETSI op occ's are (workflows/activities.ts bookkeeping); older histories keep activity tasks. */
+const statusWrites = () => (patched('cluster-status-writes-local') ? localStore : store);
 
 /** Magnum's status for a phase; a failure during the automatic rollback is ROLLBACK_FAILED. */
 function statusOf(action: ClusterAction, s: Pick<SagaStatus, 'phase' | 'rollingBack'>): string {
@@ -46,7 +47,7 @@ export function magnumStatusPolicy(clusterId: string, action: ClusterAction, aut
   const record = async (s: SagaStatus) => {
     const status = statusOf(action, s);
     upsertSearchAttributes([{ key: SA_CLUSTER_STATUS, value: status }]);
-    await store.recordClusterStatus({ clusterId, status, statusReason: s.error?.detail ?? '' });
+    await statusWrites().recordClusterStatus({ clusterId, status, statusReason: s.error?.detail ?? '' });
   };
   return {
     onFailure: autoRollback ? 'rollback' : 'fail',
