@@ -14,12 +14,7 @@ export const OUTSIDE_RETRY: RetryPolicy = {
   nonRetryableErrorTypes: ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'],
 };
 
-/**
- * No heartbeat timeout: these activities never heartbeat, so one would only end any call longer than it (a slow
- * Heat under load) and start it again. A worker that dies mid-call is noticed at the start-to-close timeout.
- * The long activities (hooks, scripts, SSH steps, coordination waits) heartbeat, with proxies of their own.
- */
-const OUTSIDE: ActivityOptions = { startToCloseTimeout: '2m', retry: OUTSIDE_RETRY };
+const OUTSIDE: ActivityOptions = { startToCloseTimeout: '2m', heartbeatTimeout: '30s', retry: OUTSIDE_RETRY };
 /** Reads and writes of our own database: retried until they succeed. */
 const DATABASE: ActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '10s' } };
 

@@ -13,8 +13,6 @@ import type { StackAction } from '../../workflows/stack';
 import { startProbeWorker, type ProbeWorker } from '../support/probe-worker';
 
 const WENT_DOWN = 'Engine went down during stack CREATE';
-/** Longer than the 30 s heartbeat timeout the operations' proxy once set on activities that never heartbeat. */
-const SLOW_CALL_MS = 32_000;
 /** Per workflow: the statuses Heat answers in turn (the last one again when they run out; null: no stack), and the calls made. */
 const scripts: Record<string, { statuses: (Pick<StackStatus, 'status' | 'reason'> | null)[]; calls: string[] }> = {};
 let probe: ProbeWorker;
@@ -28,13 +26,6 @@ beforeAll(async () => {
       const next = s.statuses.length > 1 ? s.statuses.shift()! : s.statuses[0];
       s.calls.push(next ? `status ${next.status}` : 'status none');
       return next && { id: 'probe-id', name: 'probe', ...next };
-    },
-    /** stackStatus as the LCM operations' proxy calls it: the first attempt takes SLOW_CALL_MS. */
-    async stackStatus(): Promise<StackStatus> {
-      const { attempt } = Context.current().info;
-      scriptOf().calls.push(`attempt ${attempt}`);
-      if (attempt === 1) await new Promise((r) => setTimeout(r, SLOW_CALL_MS));
-      return { id: 'probe-id', name: 'probe', status: 'CREATE_COMPLETE' };
     },
     async redrive(): Promise<'UPDATE'> {
       scriptOf().calls.push('redrive');
@@ -86,11 +77,3 @@ test('a vanished stack ends a delete and fails a create', async () => {
   expect(await run('DELETE', [st('DELETE_IN_PROGRESS'), null])).toEqual({ failure: undefined, calls: ['status DELETE_IN_PROGRESS', 'status none'], timers: [10] });
   expect((await run('CREATE', [null])).failure).toBe('the probe stack is gone');
 });
-
-test('a slow call of an activity that does not heartbeat runs to its end, once (no heartbeat timeout on it)', async () => {
-  const workflowId = randomUUID();
-  scripts[workflowId] = { statuses: [], calls: [] };
-  const handle = await probe.client.workflow.start('stackStatusThroughActs', { taskQueue: probe.taskQueue, workflowId });
-  expect(await handle.result()).toBe('CREATE_COMPLETE');
-  expect(scripts[workflowId].calls).toEqual(['attempt 1']); // was: attempt 1 timed out after 30 s, then attempt 2
-}, 60_000);

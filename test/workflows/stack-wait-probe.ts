@@ -1,7 +1,6 @@
 /** The one stack wait (workflows/stack.ts pollStack) over the test's own status and redrive activities, for test/e2e/stack-wait. */
 import { proxyActivities } from '@temporalio/workflow';
 import type { StackStatus } from '../../infra/stack-driver';
-import { acts } from '../../workflows/activities';
 import { pollStack, type StackAction } from '../../workflows/stack';
 
 const stack = proxyActivities<{ status(): Promise<StackStatus | null>; redrive(): Promise<'UPDATE' | 'DELETE'> }>({
@@ -10,9 +9,4 @@ const stack = proxyActivities<{ status(): Promise<StackStatus | null>; redrive()
 
 export async function stackWaitProbe(action: StackAction): Promise<void> {
   await pollStack({ status: () => stack.status(), redrive: () => stack.redrive(), gone: 'the probe stack is gone' }, action, { heatPollMs: 10, heatPollMaxMs: 20 });
-}
-
-/** One status read through the LCM operations' own proxy (workflows/activities.ts acts): its timeouts and retries as they run. */
-export async function stackStatusThroughActs(): Promise<string | undefined> {
-  return (await acts.stackStatus({ vnfInstanceId: 'probe' }))?.status;
 }
