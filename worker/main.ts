@@ -5,6 +5,7 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
+import { keepAlive } from './keep-alive';
 import { loadConfig } from '../common/config';
 import { outboundSettings } from '../common/outbound';
 import { openStore } from '../common/db';
@@ -39,6 +40,8 @@ async function main() {
     taskQueue: cfg.taskQueue,
     workflowBundle: { codePath: cfg.workflowBundlePath ?? built!.codePath },
     activities,
+    // an activity silent for a third of its heartbeat timeout is heartbeated for (worker/keep-alive.ts)
+    interceptors: { activity: [keepAlive] },
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',

@@ -1,0 +1,6 @@
+/** One stack status read through the LCM operations' own proxy (workflows/activities.ts acts: its timeouts and retries), for test/e2e/keep-alive. */
+import { acts } from '../../workflows/activities';
+
+export async function stackStatusThroughActs(): Promise<string | undefined> {
+  return (await acts.stackStatus({ vnfInstanceId: 'probe' }))?.status;
+}
