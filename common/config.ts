@@ -4,14 +4,14 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { QUOTA_SETTINGS, type Quotas } from './db/quota';
+import { QUOTA_SETTINGS, type Quotas } from './settings/quotas';
 import { embeddedAdminPassword } from './embedded-admin';
 import { parseSize } from './sizes';
 import { parseDuration } from './go-duration';
 import { endpointsFromSetting, portsFromSetting } from './endpoints';
-import { PACKAGE_LIMIT_DEFAULTS as PKG } from '../vnfpkg/package-limits';
-import { CONTENT_STORE_KINDS, type ContentStoreKind } from '../vnfpkg/content-store/types';
-import { resourceTypesFromSetting } from '../infra/hot/resource-policy';
+import { PACKAGE_LIMIT_DEFAULTS as PKG } from './settings/package-limits';
+import { CONTENT_STORE_KINDS, type ContentStoreKind } from './settings/content-store';
+import { resourceTypesFromSetting } from './settings/heat-resource-types';
 
 /** A non-negative integer from the environment, or the default when unset. */
 /** Workflow runs a worker keeps cached by default: parked ops do not wake, so evicting them costs nothing (docs/benchmarks.md). */

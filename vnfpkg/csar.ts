@@ -3,7 +3,7 @@ import { collectVnfdFiles } from './imports';
 import { listedAlgorithms, verifyListedFiles } from './listed-files';
 import { PackageError } from './package-error';
 import { toPackagePath } from './package-path';
-import { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
+import { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from '../common/settings/package-limits';
 import { parseToscaMeta, TOSCA_META_PATH, type ToscaMeta } from './tosca-meta';
 import { listEntries, type ZipFileEntry } from './zip-entries';
 import { ZipExtractor } from './zip-extract';

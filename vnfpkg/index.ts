@@ -4,7 +4,7 @@
  * PackageError whose message is meant for the operator.
  */
 import { readCsar, type Csar, type PackageContent } from './csar';
-import { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
+import { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from '../common/settings/package-limits';
 import { checkVduInstanceBounds, checkVnfdSize } from './vdu-bounds';
 import { buildVnfd } from './vnfd';
 import type { Vnfd } from '../model/vnfd';
@@ -14,7 +14,7 @@ export type { Csar, CsarFile, PackageContent, ToscaMeta, ToscaMetaEntry } from '
 export { buildVnfd } from './vnfd';
 export * from '../model/vnfd';
 
-export { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from './package-limits';
+export { PACKAGE_LIMIT_DEFAULTS, type PackageLimits } from '../common/settings/package-limits';
 
 /** Reads (into the content store), checks and models a package within `limits` (package-limits.ts). */
 export async function loadPackage(pkg: PackageContent, limits: PackageLimits = PACKAGE_LIMIT_DEFAULTS): Promise<{ csar: Csar; vnfd: Vnfd }> {

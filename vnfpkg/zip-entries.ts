@@ -9,7 +9,7 @@ import yauzl from 'yauzl';
 import { PackageError } from './package-error';
 import { toPackagePath } from './package-path';
 import { keyProblem, packageKeys } from './content-store';
-import type { PackageLimits } from './package-limits';
+import type { PackageLimits } from '../common/settings/package-limits';
 import { unreadable } from './zip-source';
 
 export interface ZipFileEntry {

@@ -11,7 +11,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type yauzl from 'yauzl';
 import { PackageError } from './package-error';
-import { RATIO_FREE_BYTES, type PackageLimits } from './package-limits';
+import { RATIO_FREE_BYTES } from './package-limits';
+import { type PackageLimits } from '../common/settings/package-limits';
 import type { ZipFileEntry } from './zip-entries';
 import { ZipSourceError } from './zip-source';
 

@@ -6,20 +6,8 @@
  * Answered 403, naming the limit and its setting.
  */
 import { formatBytes } from '../sizes';
+import { QUOTA_SETTINGS, type Quotas } from '../settings/quotas';
 
-export interface Quotas {
-  packages: number;
-  packageBytes: number;
-  instances: number;
-  subscriptions: number;
-  /** Nodes (masters and workers) of a project's Magnum clusters. */
-  clusterNodes: number;
-}
-
-export const QUOTA_SETTINGS: Record<keyof Quotas, string> = {
-  packages: 'QUOTA_PACKAGES', packageBytes: 'QUOTA_PACKAGE_BYTES', instances: 'QUOTA_INSTANCES',
-  subscriptions: 'QUOTA_SUBSCRIPTIONS', clusterNodes: 'QUOTA_CLUSTER_NODES',
-};
 
 const NOUNS: Record<keyof Quotas, string> = {
   packages: 'VNF packages', packageBytes: 'of package content', instances: 'VNF instances', subscriptions: 'subscriptions', clusterNodes: 'cluster nodes',

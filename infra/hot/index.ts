@@ -9,13 +9,15 @@ import { buildFromBaseHot, findBaseHot, type BaseHot } from './base-hot';
 import { buildGeneratedHot } from './generated-hot';
 import { parseHot } from './heat-yaml';
 import type { VnfcLayout } from './layout';
-import { checkTemplates, DEFAULT_HEAT_RESOURCE_TYPES } from './resource-policy';
+import { checkTemplates } from './resource-policy';
+import { DEFAULT_HEAT_RESOURCE_TYPES } from '../../common/settings/heat-resource-types';
 import type { InstantiateInput, StackSpec } from './types';
 
 export type { InstantiateInput, StackSpec } from './types';
 export { vduCountsForLevel, vduCountsForScaleLevels, scaleStatusForLevel, effectiveLevelId } from './levels';
 export { baseHotPortNames, findBaseHot } from './base-hot';
-export { DEFAULT_HEAT_RESOURCE_TYPES, resourceTypesFromSetting, TemplatePolicyRefused, type TemplateViolation } from './resource-policy';
+export { TemplatePolicyRefused, type TemplateViolation } from './resource-policy';
+export { DEFAULT_HEAT_RESOURCE_TYPES, resourceTypesFromSetting } from '../../common/settings/heat-resource-types';
 export type { NfvParam } from './nfv-param';
 export { besideLayout, currentLayout, layoutOf, mergeLayouts, resizeLayout, vnfcIndex, type VnfcLayout } from './layout';
 

@@ -1,7 +1,8 @@
 import type { SqlStore } from '../../common/db/sql-store';
 import { DatabaseContentStore } from './database';
 import { DirectoryContentStore } from './directory';
-import type { ContentStore, ContentStoreKind } from './types';
+import type { ContentStore } from './types';
+import type { ContentStoreKind } from '../../common/settings/content-store';
 
 export * from './types';
 export { DatabaseContentStore } from './database';

@@ -6,9 +6,10 @@
  * written from a stream and read back as one, never whole in memory.
  */
 import type { Readable } from 'node:stream';
+import type { ContentStoreKind } from '../../common/settings/content-store';
 
-export const CONTENT_STORE_KINDS = ['database', 'directory'] as const;
-export type ContentStoreKind = (typeof CONTENT_STORE_KINDS)[number];
+export { CONTENT_STORE_KINDS, type ContentStoreKind } from '../../common/settings/content-store';
+
 
 /** What a put wrote. */
 export interface ContentInfo {
