@@ -7,7 +7,8 @@
  * ROLLBACK_FAILED; status_reason keeps the failure that caused it. Nothing
  * parks: Magnum has no operator decisions on a running operation.
  */
-import { patched, proxyActivities, proxyLocalActivities, upsertSearchAttributes, type LocalActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertSearchAttributes, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { localUnder } from '../workflows/activities';
 import { SA_CLUSTER_STATUS } from '../common/search-attributes';
 import { runSaga, type Plan, type SagaStatus, type StatePolicy } from './saga';
 
@@ -25,11 +26,9 @@ export interface ClusterStatusActivities {
   recordClusterStatus(r: ClusterStatusRecord): Promise<void>;
 }
 
-const STORE: LocalActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '10s' } };
-const store = proxyActivities<ClusterStatusActivities>(STORE);
-const localStore = proxyLocalActivities<ClusterStatusActivities>(STORE);
-/** Status writes are local activities, as the ETSI op occ's are (workflows/activities.ts bookkeeping); older histories keep activity tasks. */
-const statusWrites = () => (patched('cluster-status-writes-local') ? localStore : store);
+const STORE: ActivityOptions & LocalActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '10s' } };
+/** Status writes are local activities, as the ETSI op occ's are (workflows/activities.ts bookkeeping). */
+const statusWrites = localUnder('cluster-status-writes-local', proxyActivities<ClusterStatusActivities>(STORE), proxyLocalActivities<ClusterStatusActivities>(STORE));
 
 /** Magnum's status for a phase; a failure during the automatic rollback is ROLLBACK_FAILED. */
 function statusOf(action: ClusterAction, s: Pick<SagaStatus, 'phase' | 'rollingBack'>): string {

@@ -26,30 +26,23 @@ export function activitiesOf<A>(): { acts: ActivityInterfaceFor<A>; db: Activity
   return { acts: proxyActivities<A>(OUTSIDE), db: proxyActivities<A>(DATABASE) };
 }
 
-const localDb = proxyLocalActivities<LcmActivities>({
+/**
+ * Calls that became local activities under `patch` (run by the worker that runs the workflow, one marker
+ * each in the history, no task through the server): the proxy to use now. Operations started before the
+ * patch keep their recorded activity tasks (docs/versioning.md). Only for short, idempotent calls.
+ */
+export function localUnder<T>(patch: string, remote: T, local: T): () => T {
+  return () => (patched(patch) ? local : remote);
+}
+
+/** The patch under which the stack status reads of a stack wait (VNF and cluster) are local activities. */
+export const STACK_POLLS_LOCAL = 'stack-status-polls-local';
+
+/** The stack status reads of a stack wait: a wait polls Heat up to tens of times. */
+export const stackPolls = localUnder(STACK_POLLS_LOCAL, acts, proxyLocalActivities<LcmActivities>({ startToCloseTimeout: '2m', retry: OUTSIDE_RETRY }));
+
+/** Writes of an op's own progress (state, current step, rolling counters); each is idempotent (a worker crash re-runs it). */
+export const bookkeeping = localUnder('bookkeeping-as-local-activities', db, proxyLocalActivities<LcmActivities>({
   startToCloseTimeout: '30s',
   retry: { initialInterval: '1s', maximumInterval: '10s' },
-});
-/** Operations started before the stack polls became local keep their recorded activity tasks (docs/versioning.md). */
-const STACK_POLLS_LOCAL = 'stack-status-polls-local';
-const localOutside = proxyLocalActivities<LcmActivities>({ startToCloseTimeout: '2m', retry: OUTSIDE_RETRY });
-
-/**
- * The stack status reads of a stack wait: local activities (one marker each in the history, no activity task
- * through the server's matching), since a wait polls Heat up to tens of times. Safe: a read, short, idempotent.
- */
-export function stackPolls(): typeof acts {
-  return patched(STACK_POLLS_LOCAL) ? localOutside : acts;
-}
-
-/** Operations started before bookkeeping became local keep their recorded activity tasks (docs/versioning.md). */
-const BOOKKEEPING_LOCAL = 'bookkeeping-as-local-activities';
-
-/**
- * Writes of an op's own progress (state, current step, rolling counters): local activities, run by the
- * worker that runs the workflow, with no round trip through the task queue. Safe because each write is
- * idempotent (a worker crash re-runs it) and short.
- */
-export function bookkeeping(): typeof db {
-  return patched(BOOKKEEPING_LOCAL) ? localDb : db;
-}
+}));

@@ -8,7 +8,6 @@
 import { formatBytes } from '../sizes';
 import { QUOTA_SETTINGS, type Quotas } from '../settings/quotas';
 
-
 const NOUNS: Record<keyof Quotas, string> = {
   packages: 'VNF packages', packageBytes: 'of package content', instances: 'VNF instances', subscriptions: 'subscriptions', clusterNodes: 'cluster nodes',
 };

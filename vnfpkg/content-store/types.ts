@@ -10,7 +10,6 @@ import type { ContentStoreKind } from '../../common/settings/content-store';
 
 export { CONTENT_STORE_KINDS, type ContentStoreKind } from '../../common/settings/content-store';
 
-
 /** What a put wrote. */
 export interface ContentInfo {
   size: number;

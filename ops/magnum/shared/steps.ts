@@ -4,21 +4,21 @@
  * workflow timers, a deadline over a step (create_timeout), and the cluster
  * engine's install of the nodes the stack holds.
  */
-import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep, type LocalActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { localUnder, STACK_POLLS_LOCAL } from '../../../workflows/activities';
 import type { NodeRef } from '../../../cluster/activities/types';
 import { pollStack, type HeatPolling, type StackAction } from '../../../workflows/stack';
 import { addWorkers, installCluster, installNode, joinControlPlane, type WaitNote } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
 /** Store and Heat calls: short, retried; a refusal that a retry cannot fix is non-retryable. */
-const MAGNUM_OPTIONS: LocalActivityOptions = {
+const MAGNUM_OPTIONS: ActivityOptions & LocalActivityOptions = {
   startToCloseTimeout: '2m',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 10, nonRetryableErrorTypes: ['OutboundRefused', 'InvalidInput', 'StackFailed', 'NodeStepFailed', 'VimRejected'] },
 };
 export const magnum = proxyActivities<MagnumActivities>(MAGNUM_OPTIONS);
-/** The stack polls of a wait as local activities (workflows/activities.ts stackPolls); older histories keep activity tasks. */
-const localMagnum = proxyLocalActivities<MagnumActivities>(MAGNUM_OPTIONS);
-const magnumStackPolls = () => (patched('stack-status-polls-local') ? localMagnum : magnum);
+/** The stack polls of a wait as local activities, as the VNF ones (workflows/activities.ts stackPolls). */
+const magnumStackPolls = localUnder(STACK_POLLS_LOCAL, magnum, proxyLocalActivities<MagnumActivities>(MAGNUM_OPTIONS));
 
 /** Polls the cluster's stack until <action>_COMPLETE; *_FAILED fails with Heat's reason (an engine restart is driven on). */
 export async function waitStack(clusterId: string, action: StackAction, poll: HeatPolling): Promise<void> {
