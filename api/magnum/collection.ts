@@ -6,10 +6,9 @@
  * the caller's rows (a project's clusters and templates are few).
  */
 import { badRequest, conflict, notFound } from '../../common/http-error';
+import { isUuidLike } from '../../model/magnum/names';
 
 const MAX_LIMIT = 1000;
-export const UUID_RE = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-export const isUuidLike = (s: string) => UUID_RE.test(s);
 
 export interface Page<T> { items: T[]; next?: string }
 

@@ -4,11 +4,17 @@
  * uuid, as elsewhere in the product; names stay within the caller's view.
  */
 import type { ApiContext } from '../context';
+import { vimById } from '../../common/db/repos/vims';
+import { CloudLookups } from '../../infra/openstack/cloud-lookups';
+import { sessionForVim } from '../../infra/vim';
+import { HttpError } from '../../common/http-error';
+import { sharesApiKeystone } from '../vim-access';
 import { magnumClusterById, magnumClusters, nodegroupsOf, type MagnumClusterRow, type NodegroupRow } from '../../common/db/repos/magnum/clusters';
 import { templateById, visibleTemplates, type TemplateRow } from '../../common/db/repos/magnum/templates';
 import { notFound } from '../../common/http-error';
 import type { Caller } from './caller';
-import { isUuidLike, resolveIdent } from './collection';
+import { resolveIdent } from './collection';
+import { isUuidLike } from '../../model/magnum/names';
 
 export async function findTemplate(ctx: ApiContext, c: Caller, ident: string): Promise<TemplateRow> {
   const rows = await visibleTemplates(ctx.db, c);
@@ -40,4 +46,22 @@ export async function findNodegroup(ctx: ApiContext, cluster: MagnumClusterRow, 
   const named = groups.find((g) => g.name === ident);
   if (named) return named;
   throw notFound(`Nodegroup ${ident} could not be found.`);
+}
+
+/**
+ * The VIM's images, flavors, networks and key pairs for Magnum's checks
+ * (ops/magnum/shared/cloud-checks.ts): with the caller's own token when the
+ * VIM shares the API's Keystone (what the caller may see is what counts:
+ * their images, their key pairs); else with the VIM's credentials.
+ */
+export async function lookupsFor(ctx: ApiContext, callerToken: string, vimId: string): Promise<CloudLookups> {
+  const vim = await vimById(ctx.db, vimId);
+  if (!vim) throw new HttpError(503, `the VIM ${vimId} of this deployment is not registered`);
+  const session = await sessionForVim(ctx.db, ctx.box, vimId);
+  const sameKeystone = sharesApiKeystone(ctx.cfg, vim);
+  return new CloudLookups({
+    token: async () => (sameKeystone ? callerToken : (await session.getToken()).value),
+    endpoint: (type) => session.endpoint(type),
+    ca: vim.caCert ?? undefined,
+  });
 }

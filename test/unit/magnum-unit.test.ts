@@ -5,14 +5,14 @@
  * payloads, and the registry of operations against the worker's bundle.
  */
 import * as bundle from '../../worker/workflows';
-import { literalEval, LiteralError } from '../../api/magnum/python-literal';
-import { applyPatch } from '../../api/magnum/json-patch';
+import { literalEval, LiteralError } from '../../model/magnum/python-literal';
+import { applyPatch } from '../../model/magnum/json-patch';
 import { requestedVersion } from '../../api/magnum/microversion';
 import { paginate } from '../../api/magnum/collection';
 import { magnumBody, magnumBoolQuery } from '../../api/magnum/body';
 import { titleOf } from '../../api/magnum/errors';
-import { labelsOf } from '../../api/magnum/cluster-create';
-import { ClusterInput } from '../../model/magnum/cluster';
+import { labelsOf } from '../../ops/magnum/cluster-create/precheck';
+import { ClusterInput } from '../../ops/magnum/cluster-create/request';
 import { ClusterTemplateInput } from '../../model/magnum/template';
 import { MAGNUM_OPERATIONS } from '../../model/magnum/status';
 import { MAGNUM_CLUSTER_OPERATIONS } from '../../ops/registry';
@@ -185,6 +185,16 @@ describe('clusters', () => {
     for (const t of types) expect(typeof (bundle as Record<string, unknown>)[t]).toBe('function');
     expect(MAGNUM_CLUSTER_OPERATIONS['cluster-resize'].summary({ clusterId: 'c1', clusterName: 'k8s', params: { nodegroup: 'default-worker', nodeCount: 3, nodesToRemove: ['s1'] } }))
       .toBe('Resize default-worker of cluster k8s (c1) to 3 node(s), removing s1');
+  });
+  it('every operation declares its checks, and those on an existing cluster their own route: one route per method and path', () => {
+    const routes = Object.values(MAGNUM_CLUSTER_OPERATIONS).filter((op) => op.route).map((op) => `${op.route!.method} ${op.route!.path}`);
+    expect(new Set(routes).size).toBe(routes.length);
+    for (const op of Object.values(MAGNUM_CLUSTER_OPERATIONS)) {
+      expect(op.operation === 'cluster-create' || typeof op.precheck === 'function').toBe(true);
+      if (op.route) expect(op.route.path).toMatch(/:cluster(\/|$)/);
+    }
+    // the two with a route of their own: the create (no cluster yet) and the PATCH that also sets health fields
+    expect(Object.values(MAGNUM_CLUSTER_OPERATIONS).filter((op) => !op.route).map((op) => op.operation).sort()).toEqual(['cluster-create', 'cluster-update']);
   });
 });
 

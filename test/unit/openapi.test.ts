@@ -31,7 +31,13 @@ test("every operation's task is documented from the operation registry, by its m
 test("Magnum's /v1 is documented from the schemas its routes validate with", () => {
   const doc = openApiDocument() as any;
   expect(doc.paths['/v1/clusters'].post.requestBody).toBeDefined();
-  expect(doc.paths['/v1/clusters/{ident}/actions/resize'].post.requestBody).toBeDefined();
+  expect(doc.paths['/v1/clusters/{cluster}/actions/resize'].post.requestBody).toBeDefined();
+  // every operation that declares a route is documented at it, from its module (ops/registry.ts)
+  expect(doc.paths['/v1/clusters/{cluster}/actions/upgrade'].post.description).toMatch(/workflow magnumClusterUpgrade/);
+  expect(doc.paths['/v1/clusters/{cluster}/nodegroups/{nodegroup}'].patch.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/JsonPatch');
+  expect(doc.paths['/v1/clusters/{cluster}/nodegroups/{nodegroup}'].delete.responses['204']).toBeDefined();
+  expect(doc.paths['/v1/clusters/{cluster}'].delete.description).toMatch(/workflow magnumClusterDelete/);
+  expect(doc.paths['/v1/certificates/{cluster}'].patch.requestBody).toBeUndefined();
   expect(doc.components.schemas.Cluster.required).toEqual(['cluster_template_id']);
   expect(doc.components.schemas.ClusterTemplate.properties.coe.enum).toEqual(['kubernetes']);
   expect(doc.components.schemas.ClusterTemplate.properties.http_proxy.writeOnly).toBe(true);

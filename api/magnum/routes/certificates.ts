@@ -2,24 +2,20 @@
  * /v1/certificates (magnum/api/controllers/v1/certificate.py): the cluster's
  * CA (?ca_cert_type=kubernetes|etcd|front_proxy), a user's CSR signed by it
  * (Magnum's extension filter: a disallowed critical extension or a bad CSR
- * 400; an unknown cluster here 400, as Magnum), and CA rotation (1.5; 202,
- * refused at once for a TLS-disabled cluster or a busy one).
+ * 400; an unknown cluster here 400, as Magnum). CA rotation (PATCH, 1.5) is
+ * an operation: ops/magnum/ca-rotate, served by ./operations.ts.
  */
 import { Router, type Response } from 'express';
 import { CsrRejected, caPair, openPki, signCsr, type CaName } from '../../../cluster/pki';
 import { clusterById, clusterPki } from '../../../common/db/repos/clusters';
-import { Refused, type MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
-import { templateById } from '../../../common/db/repos/magnum/templates';
+import type { MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
 import { badRequest, conflict, forbidden, HttpError } from '../../../common/http-error';
 import { CertificateSignInput } from '../../../model/magnum/cluster';
-import { UPDATABLE } from '../../../model/magnum/status';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
 import { magnumBody } from '../body';
 import { callerOf } from '../caller';
 import { findCluster } from '../lookups';
-import { requireVersion } from '../microversion';
-import { startMagnumOperation } from '../operations';
 
 const CA_OF: Record<string, CaName> = { kubernetes: 'kubernetesCa', etcd: 'etcdCa', front_proxy: 'frontProxyCa', 'front-proxy': 'frontProxyCa' };
 
@@ -70,20 +66,6 @@ export function certificatesRouter(ctx: ApiContext): Router {
       throw e;
     }
     res.status(201).json({ cluster_uuid: c.id, csr: body.csr, pem: pem.trimEnd(), links: links(c.id) });
-  });
-
-  r.patch('/certificates/:ident', authorize('certificates', 'write'), async (req, res) => {
-    requireVersion(res, 5, 'rotate_ca');
-    const c = await findCluster(ctx, callerOf(res), String(req.params.ident));
-    const template = await templateById(db, c.templateId);
-    if (template?.attrs.tls_disabled) throw badRequest('Rotating the CA certificate on a non-TLS cluster is not supported');
-    await pkiOfCluster(c);
-    await startMagnumOperation(ctx, c.id, {
-      operation: 'ca-rotate', status: 'UPDATE_IN_PROGRESS',
-      check: (x) => { if (!UPDATABLE.includes(x.status)) throw new Refused(400, `Rotating the CA certificate of a cluster when status is "${x.status}" is not supported.`); },
-      nodegroups: async (_q, _c, groups) => ({ ids: groups.map((g) => g.id), status: 'UPDATE_IN_PROGRESS' }),
-    });
-    res.status(202).json({ uuid: c.id });
   });
 
   return r;

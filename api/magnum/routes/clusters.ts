@@ -1,34 +1,35 @@
 /**
  * /v1/clusters (magnum/api/controllers/v1/cluster.py): create (202 {uuid},
  * the row written at once), list (summary fields), detail, show, PATCH
- * (node_count of default-worker, health fields; anything else 400), delete
- * (any status; a running operation is superseded). Refusals come back at
- * once, never as a 202 that only logs them (Magnum's gap).
+ * (node_count of default-worker: ops/magnum/cluster-update; health fields;
+ * anything else 400). Delete and the actions are the operations' own routes
+ * (./operations.ts). Refusals come back at once, never as a 202 that only
+ * logs them (Magnum's gap).
  */
 import { Router, type Request, type Response } from 'express';
 import { updateCluster as updateEngineCluster } from '../../../common/db/repos/clusters';
-import { createMagnumCluster, magnumClusters, nodegroupsOf, Refused, type MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
+import { createMagnumCluster, magnumClusters, Refused } from '../../../common/db/repos/magnum/clusters';
 import { quotaOf } from '../../../common/db/repos/magnum/quotas';
 import { defaultVimFor, type VimRow } from '../../../common/db/repos/vims';
 import { actingVimId } from '../../vim-access';
-import { badRequest, conflict, HttpError } from '../../../common/http-error';
-import { CLUSTER_READ_ONLY, ClusterInput, PatchBody } from '../../../model/magnum/cluster';
-import { HEALTH_STATUSES, UPDATABLE } from '../../../model/magnum/status';
+import { badRequest, HttpError } from '../../../common/http-error';
+import { PatchBody } from '../../../model/magnum/cluster';
+import { planCluster } from '../../../ops/magnum/cluster-create/precheck';
+import { CLUSTER_READ_ONLY, ClusterInput } from '../../../ops/magnum/cluster-create/request';
+import { HEALTH_STATUSES } from '../../../model/magnum/status';
 import { clusterFacts } from '../../../ops/magnum/shared/cluster-facts';
+import { clusterUpdateOp } from '../../../ops/magnum/cluster-update';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
 import { magnumBody, magnumBoolQuery } from '../body';
 import { callerOf, listScope, tokenOf } from '../caller';
-import { planCluster, ZERO_NODES } from '../cluster-create';
 import { paginate } from '../collection';
-import { applyPatch } from '../json-patch';
-import { findCluster } from '../lookups';
+import { applyPatch } from '../../../model/magnum/json-patch';
+import { findCluster, findTemplate, lookupsFor } from '../lookups';
 import { requireVersion, versionOf } from '../microversion';
-import { startMagnumOperation, startMagnumWorkflow, stopOperation } from '../operations';
+import { startMagnumOperation, startMagnumWorkflow } from '../operations';
+import { precheckInput } from './operations';
 import { clusterDict } from '../views/cluster';
-
-/** Magnum's NotSupported, as a conflict with the cluster's state: 'Updating a cluster when status is "X" is not supported.' */
-export const statusRefusal = (verb: string, status: string) => conflict(`${verb} a cluster when status is "${status}" is not supported.`);
 
 export function clustersRouter(ctx: ApiContext): Router {
   const { db } = ctx;
@@ -56,21 +57,25 @@ export function clustersRouter(ctx: ApiContext): Router {
 
   r.post('/clusters', write, async (req, res) => {
     const caller = callerOf(res);
-    const input = magnumBody(ClusterInput, req.body, { resource: 'cluster', readOnly: CLUSTER_READ_ONLY });
+    const body = magnumBody(ClusterInput, req.body, { resource: 'cluster', readOnly: CLUSTER_READ_ONLY });
     const vim = await defaultVimFor(db, { projectId: caller.projectId, all: false });
     if (!vim) throw new HttpError(503, 'No VIM is configured for this deployment.');
     const token = tokenOf(req);
-    const acting = (v: VimRow) => actingVimId(ctx, { caller, token }, v, caller.projectId);
-    const { row, nodegroups } = await planCluster(ctx, { caller, token, input, v: versionOf(res), vim, acting });
+    const { row, nodegroups } = await planCluster({
+      db, cfg: ctx.cfg, caller, body, minor: versionOf(res).minor, vim,
+      findTemplate: (ident) => findTemplate(ctx, caller, ident),
+      cloud: (vimId) => lookupsFor(ctx, token, vimId),
+      acting: (v: VimRow) => actingVimId(ctx, { caller, token }, v, caller.projectId),
+    });
     const quota = (await quotaOf(db, caller.projectId, 'Cluster'))?.hardLimit ?? ctx.cfg.magnum.maxClustersPerProject;
+    let made;
     try {
-      await createMagnumCluster(db, row, nodegroups, { clusters: quota, nodes: ctx.cfg.quotas.clusterNodes });
+      made = await createMagnumCluster(db, row, nodegroups, { clusters: quota, nodes: ctx.cfg.quotas.clusterNodes });
     } catch (e) {
       if (e instanceof Refused) throw new HttpError(e.status, e.message);
       throw e;
     }
-    const made = (await magnumClusters(db, { projectId: caller.projectId, all: false })).find((c) => c.id === row.id)!;
-    await startMagnumWorkflow(ctx, made);
+    await startMagnumWorkflow(ctx, made.cluster);
     res.status(202).json({ uuid: row.id });
   });
 
@@ -97,37 +102,11 @@ export function clustersRouter(ctx: ApiContext): Router {
         healthStatusReason: reason ? Object.fromEntries(Object.entries(reason as object).map(([k, x]) => [k, String(x)])) : null,
       });
     }
-    if (changed.includes('node_count')) await startNodeCountUpdate(cluster, after.node_count, v.minor, rollback);
-    res.status(202).json({ uuid: cluster.id });
-  });
-
-  /** PATCH node_count: the default-worker nodegroup resized (Magnum: only from a *_COMPLETE status). */
-  const startNodeCountUpdate = async (cluster: MagnumClusterRow, n: unknown, minor: number, rollback: boolean) => {
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw badRequest(`Invalid input for field/attribute node_count. Value: '${String(n)}'. Expected a non-negative integer.`);
-    if (n === 0 && minor < 10) throw badRequest(ZERO_NODES);
-    const worker = (await nodegroupsOf(db, cluster.id)).find((g) => g.isDefault && g.role !== 'master');
-    if (!worker) throw conflict(`Cluster ${cluster.id} has no default worker nodegroup.`);
-    if (n < worker.minNodeCount || (worker.maxNodeCount !== null && n > worker.maxNodeCount)) {
-      throw badRequest(`Resizing ${worker.name} outside the allowed range: min_node_count = ${worker.minNodeCount}, max_node_count = ${worker.maxNodeCount ?? 'None'}`);
+    if (changed.includes('node_count')) {
+      const { shows: _none, ...plan } = await clusterUpdateOp.precheck!(precheckInput(ctx, req, res, cluster, { nodeCount: after.node_count }, { rollback }));
+      await startMagnumOperation(ctx, cluster.id, { ...plan, operation: 'cluster-update' });
     }
-    await startMagnumOperation(ctx, cluster.id, {
-      operation: 'cluster-update', status: 'UPDATE_IN_PROGRESS', opParams: { nodegroupId: worker.id, nodeCount: n, rollback },
-      check: (c) => { if (!UPDATABLE.includes(c.status)) throw new Refused(409, `Updating a cluster when status is "${c.status}" is not supported.`); },
-      nodegroups: async () => ({ ids: [worker.id], status: 'UPDATE_IN_PROGRESS' }),
-    });
-  };
-
-  r.delete('/clusters/:ident', write, async (req, res) => {
-    const cluster = await find(res, String(req.params.ident));
-    const previous = cluster.operationId;
-    const running = cluster.status.endsWith('_IN_PROGRESS');
-    await startMagnumOperation(ctx, cluster.id, {
-      operation: 'cluster-delete', status: 'DELETE_IN_PROGRESS',
-      check: () => undefined, // Magnum deletes in any status
-      nodegroups: async (_q, _c, groups) => ({ ids: groups.map((g) => g.id), status: 'DELETE_IN_PROGRESS' }),
-    });
-    if (running) await stopOperation(ctx, previous);
-    res.status(204).end();
+    res.status(202).json({ uuid: cluster.id });
   });
 
   return r;

@@ -13,7 +13,7 @@ import { isInProgress } from '../../../model/magnum/status';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
 import { callerOf } from '../caller';
-import { isUuidLike } from '../collection';
+import { isUuidLike } from '../../../model/magnum/names';
 import { findCluster } from '../lookups';
 import { requireVersion } from '../microversion';
 import { magnumTime } from '../views/common';

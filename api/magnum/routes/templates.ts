@@ -21,11 +21,11 @@ import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
 import { magnumBody } from '../body';
 import { callerOf, tokenOf, type Caller } from '../caller';
-import { checkTemplateAgainstVim, lookupsFor } from '../cloud-checks';
+import { checkTemplateAgainstVim } from '../../../ops/magnum/shared/cloud-checks';
 import { paginate } from '../collection';
-import { findTemplate } from '../lookups';
-import { applyPatch } from '../json-patch';
-import { generatedName } from '../names';
+import { findTemplate, lookupsFor } from '../lookups';
+import { applyPatch } from '../../../model/magnum/json-patch';
+import { generatedName } from '../../../model/magnum/names';
 import { templateDict, templateProxies, type Proxies } from '../views/template';
 
 /** Changes a template in use may still take (Magnum's db api `_is_publishing_cluster_template`, and its name). */

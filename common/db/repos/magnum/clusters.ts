@@ -57,7 +57,8 @@ export async function checkNodeQuota(q: Q, projectId: string, limit: number, add
 }
 
 /** A new cluster with its nodegroups, unless the project is at its cluster or node quota (checked in the same transaction). */
-export function createMagnumCluster(store: Store, row: MagnumClusterInsert, nodegroups: Omit<NodegroupInsert, 'clusterId'>[], quota: { clusters: number; nodes: number }): Promise<NodegroupRow[]> {
+/** Writes a new cluster and its nodegroups within the project's quotas; returns the rows as written. */
+export function createMagnumCluster(store: Store, row: MagnumClusterInsert, nodegroups: Omit<NodegroupInsert, 'clusterId'>[], quota: { clusters: number; nodes: number }): Promise<{ cluster: MagnumClusterRow; nodegroups: NodegroupRow[] }> {
   return store.tx(async (q) => {
     const { db, t } = q;
     const [{ n }] = await db.select({ n: count() }).from(t.magnumClusters).where(eq(t.magnumClusters.projectId, row.projectId));
@@ -68,8 +69,8 @@ export function createMagnumCluster(store: Store, row: MagnumClusterInsert, node
     await db.insert(t.magnumClusters).values(row);
     const made = await db.insert(t.magnumNodegroups).values(nodegroups.map((g) => ({ ...g, clusterId: row.id }))).returning();
     // the create changes every nodegroup it makes
-    await db.update(t.magnumClusters).set({ opNodegroups: made.map((g) => g.id) }).where(eq(t.magnumClusters.id, row.id));
-    return made;
+    const [cluster] = await db.update(t.magnumClusters).set({ opNodegroups: made.map((g) => g.id) }).where(eq(t.magnumClusters.id, row.id)).returning();
+    return { cluster, nodegroups: made };
   });
 }
 

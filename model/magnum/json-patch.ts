@@ -7,7 +7,7 @@
  * naming the path.
  */
 import { badRequest } from '../../common/http-error';
-import type { PatchOp } from '../../model/magnum/cluster';
+import type { PatchOp } from './cluster';
 import { literalEval, LiteralError } from './python-literal';
 
 const INTERNAL = ['/created_at', '/id', '/links', '/updated_at', '/uuid', '/project_id', '/user_id'];

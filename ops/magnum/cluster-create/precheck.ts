@@ -6,32 +6,28 @@
  * networks, and every VIM reference checked. Returns the rows to write.
  */
 import crypto from 'node:crypto';
-import type { MagnumClusterInsert, NodegroupInsert } from '../../common/db/repos/magnum/clusters';
-import { templateById, type TemplateRow } from '../../common/db/repos/magnum/templates';
-import type { VimRow } from '../../common/db/repos/vims';
-import { badRequest, forbidden, HttpError } from '../../common/http-error';
-import type { ClusterInput } from '../../model/magnum/cluster';
-import type { Labels } from '../../model/magnum/fields';
-import type { ApiContext } from '../context';
-import type { Caller } from './caller';
-import { checkExternalNetwork, checkFixedNetwork, checkFixedSubnet, checkFlavor, checkImage, checkKeypair, lookupsFor } from './cloud-checks';
-import { isUuidLike } from './collection';
-import { findTemplate } from './lookups';
-import type { Microversion } from './microversion';
-import { generatedName } from './names';
+import type { MagnumClusterInsert, NodegroupInsert } from '../../../common/db/repos/magnum/clusters';
+import { templateById, type TemplateRow } from '../../../common/db/repos/magnum/templates';
+import type { VimRow } from '../../../common/db/repos/vims';
+import { badRequest, forbidden, HttpError } from '../../../common/http-error';
+import type { Labels } from '../../../model/magnum/fields';
+import { generatedName, isUuidLike } from '../../../model/magnum/names';
+import type { MagnumPrecheckInput } from '../operation';
+import { checkExternalNetwork, checkFixedNetwork, checkFixedSubnet, checkFlavor, checkImage, checkKeypair } from '../shared/cloud-checks';
+import { ZERO_NODES } from '../shared/refusals';
+import type { ClusterInput } from './request';
 
 export const DEFAULT_FLAVOR = 'm1.small';
-export const ZERO_NODES = 'Resizing a nodegroup to zero is not supported in the provided microversion.';
 
 /** The template a cluster is made from: 400 before 1.10 when unknown (ct_not_found_to_bad_request), 404 from it; hidden: admins only. */
-export async function templateForCluster(ctx: ApiContext, c: Caller, ident: string, v: Microversion): Promise<TemplateRow> {
+async function templateForCluster({ db, minor, findTemplate }: ClusterCreateInput, ident: string): Promise<TemplateRow> {
   try {
-    return await findTemplate(ctx, c, ident);
+    return await findTemplate(ident);
   } catch (e) {
     if (!(e instanceof HttpError) || e.status !== 404) throw e;
-    const hidden = isUuidLike(ident) ? await templateById(ctx.db, ident.toLowerCase()) : undefined;
+    const hidden = isUuidLike(ident) ? await templateById(db, ident.toLowerCase()) : undefined;
     if (hidden?.public && hidden.hidden) throw forbidden(`Not authorized to create a cluster from the hidden cluster template ${ident}.`);
-    throw new HttpError(v.minor < 10 ? 400 : 404, `ClusterTemplate ${ident} could not be found.`);
+    throw new HttpError(minor < 10 ? 400 : 404, `ClusterTemplate ${ident} could not be found.`);
   }
 }
 
@@ -47,14 +43,22 @@ export function labelsOf(template: Labels, given: Labels | undefined, merge: boo
   };
 }
 
-/** `acting`: the VIM row the cluster will act with (on the shared VIM, the project's trust-scoped access: api/vim-access.ts), asked once all else is checked. */
-export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: string; input: ClusterInput; v: Microversion; vim: VimRow; acting: (vim: VimRow) => Promise<string> }): Promise<{ row: MagnumClusterInsert; nodegroups: Omit<NodegroupInsert, 'clusterId'>[] }> {
-  const { caller, input, v } = o;
-  const template = await templateForCluster(ctx, caller, input.cluster_template_id, v);
+/** What a create is checked with: no cluster yet, the VIM it will be made on. */
+export type ClusterCreateInput = Omit<MagnumPrecheckInput<ClusterInput>, 'cluster' | 'nodegroup' | 'findNodegroup' | 'rollback' | 'caller'> & {
+  caller: { projectId: string; userId: string; isAdmin: boolean };
+  /** The deployment's VIM for the project. */
+  vim: VimRow;
+  /** The VIM row the cluster will act with (on the shared VIM, the project's trust-scoped access: api/vim-access.ts), asked once all else is checked. */
+  acting(vim: VimRow): Promise<string>;
+};
+
+export async function planCluster(o: ClusterCreateInput): Promise<{ row: MagnumClusterInsert; nodegroups: Omit<NodegroupInsert, 'clusterId'>[] }> {
+  const { caller, body: input, minor } = o;
+  const template = await templateForCluster(o, input.cluster_template_id);
   const t = template.attrs;
   const nodeCount = input.node_count ?? 1;
   const masterCount = input.master_count ?? 1;
-  if (nodeCount === 0 && v.minor < 10) throw badRequest(ZERO_NODES);
+  if (nodeCount === 0 && minor < 10) throw badRequest(ZERO_NODES);
   if (masterCount % 2 === 0) throw badRequest(`master nodegroup size of ${masterCount} is invalid, size cannot be an even number.`);
   const masterLb = input.master_lb_enabled ?? t.master_lb_enabled;
   if (masterCount > 1 && !masterLb) throw badRequest('master_count must be 1 when master_lb_enabled is False');
@@ -65,7 +69,7 @@ export async function planCluster(ctx: ApiContext, o: { caller: Caller; token: s
   const labels = labelsOf(t.labels, input.labels, input.merge_labels ?? false);
   const keypair = input.keypair ?? t.keypair_id;
   // the VIM references, checked with the caller's token where the VIM shares the API's Keystone
-  const l = await lookupsFor(ctx, o.token, o.vim.id);
+  const l = await o.cloud(o.vim.id);
   const image = await checkImage(l, t.image_id, t.server_type);
   const flavorRow = await checkFlavor(l, flavor, labels.labels);
   const masterFlavorRow = masterFlavor === flavor ? flavorRow : await checkFlavor(l, masterFlavor, labels.labels);

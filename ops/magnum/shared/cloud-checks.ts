@@ -3,31 +3,14 @@
  * anything is written, with Magnum's codes and texts (magnum/api/validation.py,
  * attr_validator.py): image (with os_distro) 400, flavors 400, external
  * network 400, fixed network and subnet 400, a name matching several 409, the
- * cluster's key pair 404. The caller's own token is used when the VIM shares
- * the API's Keystone (what the caller may see is what counts: their images,
- * their key pairs); else the VIM's credentials.
+ * cluster's key pair 404. The lookups see the VIM as the caller does
+ * (api/magnum/lookups.ts lookupsFor).
  */
-import { badRequest, conflict, HttpError, notFound } from '../../common/http-error';
-import { vimById } from '../../common/db/repos/vims';
-import { CloudLookups, LookupAmbiguous, LookupNotFound, type Image } from '../../infra/openstack/cloud-lookups';
-import { sessionForVim } from '../../infra/vim';
-import type { ApiContext } from '../context';
-import { sharesApiKeystone } from '../vim-access';
+import { badRequest, conflict, HttpError, notFound } from '../../../common/http-error';
+import { LookupAmbiguous, LookupNotFound, type CloudLookups, type Image } from '../../../infra/openstack/cloud-lookups';
 
 /** The os_distro values the engine installs on (kubeadm with apt: cluster/install). */
 export const SUPPORTED_DISTROS = ['ubuntu'];
-
-export async function lookupsFor(ctx: ApiContext, callerToken: string, vimId: string): Promise<CloudLookups> {
-  const vim = await vimById(ctx.db, vimId);
-  if (!vim) throw new HttpError(503, `the VIM ${vimId} of this deployment is not registered`);
-  const session = await sessionForVim(ctx.db, ctx.box, vimId);
-  const sameKeystone = sharesApiKeystone(ctx.cfg, vim);
-  return new CloudLookups({
-    token: async () => (sameKeystone ? callerToken : (await session.getToken()).value),
-    endpoint: (type) => session.endpoint(type),
-    ca: vim.caCert ?? undefined,
-  });
-}
 
 /** Runs a lookup; not found / ambiguous become Magnum's answers, an unreachable VIM a 503. */
 async function look<T>(fn: () => Promise<T>, notFoundAs: () => HttpError): Promise<T> {
