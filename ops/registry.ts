@@ -16,7 +16,6 @@ import { instantiateOp } from './vnflcm/instantiate';
 import { modifyInfoOp } from './vnflcm/modify-info';
 import { scaleOp } from './vnflcm/scale';
 import { terminateOp } from './vnflcm/terminate';
-import type { MagnumOperation } from '../model/magnum/status';
 import type { MagnumOperationModule } from './magnum/operation';
 import { caRotateOp } from './magnum/ca-rotate';
 import { clusterCreateOp } from './magnum/cluster-create';
@@ -50,11 +49,13 @@ export function operationModule(operation: string): OperationModule | undefined 
 }
 
 /**
- * Every Magnum cluster operation (seed 003), one entry each: its workflow
- * type (exported by worker/workflows.ts) and the Web UI summary. Adding one
- * is one folder under ops/magnum/ and one line here.
+ * Every Magnum cluster operation (seed 003), one entry each, keyed by the
+ * name the store records: its workflow type (exported by
+ * worker/workflows.ts), the Web UI summary, and its route, request and
+ * checks. Adding one is one folder under ops/magnum/ and one line here (the
+ * store takes any name: no migration).
  */
-export const MAGNUM_CLUSTER_OPERATIONS: Record<MagnumOperation, MagnumOperationModule> = {
+export const MAGNUM_CLUSTER_OPERATIONS = {
   'cluster-create': clusterCreateOp,
   'cluster-update': clusterUpdateOp,
   'cluster-resize': clusterResizeOp,
@@ -64,4 +65,12 @@ export const MAGNUM_CLUSTER_OPERATIONS: Record<MagnumOperation, MagnumOperationM
   'nodegroup-update': nodegroupUpdateOp,
   'nodegroup-delete': nodegroupDeleteOp,
   'ca-rotate': caRotateOp,
-};
+} satisfies Record<string, MagnumOperationModule>;
+export type MagnumOperation = keyof typeof MAGNUM_CLUSTER_OPERATIONS;
+
+/** The module of a recorded operation; throws for a name this product does not know (a row written by a newer version). */
+export function magnumOperationModule(operation: string): MagnumOperationModule {
+  const op = (MAGNUM_CLUSTER_OPERATIONS as Record<string, MagnumOperationModule | undefined>)[operation];
+  if (!op) throw new Error(`unknown Magnum operation ${operation}`);
+  return op;
+}

@@ -15,11 +15,12 @@ import {
 import { HttpError } from '../../common/http-error';
 import { isInProgress, type ClusterStatus } from '../../model/magnum/status';
 import { newOperationId, startMagnumOperationWorkflow } from '../../ops/magnum/start';
+import type { MagnumOperation } from '../../ops/registry';
 import type { ApiContext } from '../context';
 import { eq } from 'drizzle-orm';
 
 /** Records the operation (or refuses it: nothing written), then starts its workflow. */
-export async function startMagnumOperation(ctx: ApiContext, clusterId: string, b: Omit<BeginOperation, 'operationId'>): Promise<MagnumClusterRow> {
+export async function startMagnumOperation(ctx: ApiContext, clusterId: string, b: Omit<BeginOperation, 'operationId' | 'operation'> & { operation: MagnumOperation }): Promise<MagnumClusterRow> {
   let row: MagnumClusterRow;
   try {
     row = await beginOperation(ctx.db, clusterId, { ...b, operationId: newOperationId(b.operation) });

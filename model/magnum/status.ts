@@ -31,15 +31,8 @@ export const isFailed = (s: string) => s.endsWith('_FAILED');
 
 export const HEALTH_STATUSES = ['HEALTHY', 'UNHEALTHY', 'UNKNOWN'] as const;
 
-/** What a cluster operation does, as the store names it (one workflow type each, ops/registry.ts). */
-export const MAGNUM_OPERATIONS = [
-  'cluster-create', 'cluster-update', 'cluster-resize', 'cluster-upgrade', 'cluster-delete',
-  'nodegroup-create', 'nodegroup-update', 'nodegroup-delete', 'ca-rotate',
-] as const;
-export type MagnumOperation = (typeof MAGNUM_OPERATIONS)[number];
-
-/** The CADF action of an operation; nodegroup operations send none (as Magnum). */
-export function cadfActionOf(op: MagnumOperation): 'create' | 'update' | 'delete' | undefined {
+/** The CADF action of an operation (a name in ops/registry.ts); nodegroup operations send none (as Magnum). */
+export function cadfActionOf(op: string): 'create' | 'update' | 'delete' | undefined {
   if (op === 'cluster-create') return 'create';
   if (op === 'cluster-delete') return 'delete';
   return op.startsWith('nodegroup-') ? undefined : 'update';

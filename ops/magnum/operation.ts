@@ -11,7 +11,6 @@ import type { BeginOperation, MagnumClusterRow, NodegroupRow } from '../../commo
 import type { TemplateRow } from '../../common/db/repos/magnum/templates';
 import type { CloudLookups } from '../../infra/openstack/cloud-lookups';
 import type { PatchOp } from '../../model/magnum/cluster';
-import type { MagnumOperation } from '../../model/magnum/status';
 
 export interface MagnumSummaryInput {
   clusterId: string;
@@ -76,7 +75,8 @@ export type MagnumStartPlan = Omit<BeginOperation, 'operationId' | 'operation'> 
 };
 
 export interface MagnumOperationModule<B = any> {
-  operation: MagnumOperation;
+  /** Its name, as the store records it: its key in ops/registry.ts. */
+  operation: string;
   /** The Temporal workflow type: one per operation, so the Web UI lists and filters by it. */
   workflowType: string;
   /** One line for the Web UI, e.g. "Resize default-worker of cluster k8s (…) to 3 nodes". */

@@ -11,12 +11,12 @@ import type { Config } from '../../common/config';
 import type { MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
 import { SA_CLUSTER_STATUS } from '../../common/search-attributes';
 import type { MagnumOpInput } from './shared/contracts';
-import { MAGNUM_CLUSTER_OPERATIONS } from '../registry';
+import { magnumOperationModule } from '../registry';
 
 export const newOperationId = (op: string) => `magnum-${op}-${crypto.randomUUID()}`;
 
 export function magnumWorkflowStart(row: MagnumClusterRow, cfg: Config): { workflowType: string; options: WorkflowStartOptions<(i: MagnumOpInput) => Promise<string>> } {
-  const op = MAGNUM_CLUSTER_OPERATIONS[row.operation];
+  const op = magnumOperationModule(row.operation);
   const input: MagnumOpInput = { clusterId: row.id, operationId: row.operationId, heatPollMs: cfg.heatPollMs, heatPollMaxMs: cfg.heatPollMaxMs, rollback: row.opParams.rollback === true };
   const summary = op.summary({ clusterId: row.id, clusterName: row.name, params: row.opParams }).replace(/\s+/g, ' ').slice(0, 200);
   return {

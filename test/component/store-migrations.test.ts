@@ -17,6 +17,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { Client } from 'pg';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { eq } from 'drizzle-orm';
 import { openStore, type Store } from '../../common/db';
 import { drainLegacyPackageFiles } from '../../common/db/legacy-package-contents';
 import { packageFileIndex, packageFiles } from '../../common/db/repos/package-files';
@@ -73,6 +74,48 @@ test('migrating a filled SQLite store to typed enums and foreign keys keeps ever
   }
 });
 
+/** A cluster with its two nodegroups, as the store before 0016 held them (raw SQL: the columns of that day). */
+function insertCluster(run: (sql: string, args: unknown[]) => unknown, ph: (i: number) => string): { cluster: string } {
+  const now = new Date().toISOString();
+  const template = crypto.randomUUID();
+  const cluster = crypto.randomUUID();
+  const list = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ph(from + i)).join(', ');
+  run(`INSERT INTO magnum_cluster_templates (id, project_id, user_id, name, attrs, created_at) VALUES (${list(6)})`, [template, 'p', 'u', 't', '{}', now]);
+  run(`INSERT INTO magnum_clusters (id, project_id, user_id, name, template_id, status, attrs, operation, operation_id, op_nodegroups, op_params, created_at)
+    VALUES (${list(12)})`, [cluster, 'p', 'u', 'c', template, 'CREATE_COMPLETE', '{}', 'cluster-create', 'op-1', '[]', '{}', now]);
+  for (const role of ['master', 'worker']) {
+    run(`INSERT INTO magnum_nodegroups (uuid, cluster_id, project_id, name, role, is_default, image_id, node_count, min_node_count, labels, node_labels, node_taints, status, members, created_at)
+      VALUES (${list(15)})`, [crypto.randomUUID(), cluster, 'p', `default-${role}`, role, 1, 'img', 1, 0, '{}', '{}', '[]', 'CREATE_COMPLETE', '[0]', now]);
+  }
+  return { cluster };
+}
+
+/** After 0016 the store takes any operation name (ops/registry.ts is the list), and the cluster kept its nodegroups. */
+async function expectOperationNamesFree(store: Store, cluster: string): Promise<void> {
+  await store.read(({ db, t }) => db.update(t.magnumClusters).set({ operation: 'cluster-hibernate' }).where(eq(t.magnumClusters.id, cluster)));
+  const groups = await store.read(({ db, t }) => db.select().from(t.magnumNodegroups).where(eq(t.magnumNodegroups.clusterId, cluster)));
+  expect(groups.map((g) => g.name).sort()).toEqual(['default-master', 'default-worker']);
+  const [row] = await store.read(({ db, t }) => db.select().from(t.magnumClusters).where(eq(t.magnumClusters.id, cluster)));
+  expect(row.operation).toBe('cluster-hibernate');
+}
+
+test('0016 drops the CHECK on Magnum operation names and keeps every cluster and nodegroup (SQLite rebuilds the table)', async () => {
+  const dataDir = path.join(dir, 'data');
+  fs.mkdirSync(dataDir);
+  const file = new Database(path.join(dataDir, 'orchestrator.db'));
+  file.pragma('foreign_keys = ON'); // as the older version ran
+  migrate(drizzle(file), { migrationsFolder: olderMigrations(MIGRATIONS, '0016_magnum_operation_names_free') });
+  const { cluster } = insertCluster((sql, args) => file.prepare(sql).run(...args), () => '?');
+  expect(() => file.prepare('UPDATE magnum_clusters SET operation = ? WHERE id = ?').run('cluster-hibernate', cluster)).toThrow(/CHECK constraint failed/);
+  file.close();
+  const store = await openStore({ dataDir });
+  try {
+    await expectOperationNamesFree(store, cluster);
+  } finally {
+    await store.close();
+  }
+});
+
 /** The files' bytes are read from the old column, moved into the content store (size and hash indexed), and read from there. */
 async function expectLegacyFilesMoved(store: Store, pkg: string): Promise<void> {
   const paths = ['Definitions/vnfd.yaml', 'Scripts/install.sh'];
@@ -107,6 +150,28 @@ describe('on PostgreSQL', () => {
     try {
       expect(store.content.kind).toBe('database');
       await expectLegacyFilesMoved(store, pkg);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('0012 drops the CHECK on Magnum operation names', async () => {
+    const url = pg.newDatabase();
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    let cluster: string;
+    try {
+      await migratePg(drizzlePg(client), { migrationsFolder: olderMigrations(PG_MIGRATIONS, '0012_magnum_operation_names_free') });
+      const run: Array<Promise<unknown>> = [];
+      ({ cluster } = insertCluster((sql, args) => run.push(client.query(sql, args)), (i) => `$${i}`));
+      await Promise.all(run);
+      await expect(client.query('UPDATE magnum_clusters SET operation = $1 WHERE id = $2', ['cluster-hibernate', cluster])).rejects.toThrow(/magnum_clusters_operation/);
+    } finally {
+      await client.end();
+    }
+    const store = await openStore({ dataDir: dir, databaseUrl: url });
+    try {
+      await expectOperationNamesFree(store, cluster);
     } finally {
       await store.close();
     }

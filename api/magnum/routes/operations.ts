@@ -13,7 +13,7 @@ import { badRequest } from '../../../common/http-error';
 import { PatchBody } from '../../../model/magnum/cluster';
 import type { MagnumOperationModule, MagnumPrecheckInput, MagnumRoute } from '../../../ops/magnum/operation';
 import { clusterFacts } from '../../../ops/magnum/shared/cluster-facts';
-import { MAGNUM_CLUSTER_OPERATIONS } from '../../../ops/registry';
+import { MAGNUM_CLUSTER_OPERATIONS, type MagnumOperation } from '../../../ops/registry';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';
 import { magnumBody, magnumBoolQuery } from '../body';
@@ -50,7 +50,7 @@ export function precheckInput<B>(ctx: ApiContext, req: Request, res: Response, c
 
 export function magnumOperationsRouter(ctx: ApiContext): Router {
   const r = Router();
-  for (const op of Object.values(MAGNUM_CLUSTER_OPERATIONS) as MagnumOperationModule[]) {
+  for (const [operation, op] of Object.entries(MAGNUM_CLUSTER_OPERATIONS) as [MagnumOperation, MagnumOperationModule][]) {
     const { route, precheck } = op;
     if (!route || !precheck) continue;
     r[route.method](route.path, authorize(route.policy, 'write'), async (req, res) => {
@@ -65,12 +65,12 @@ export function magnumOperationsRouter(ctx: ApiContext): Router {
       const rollback = route.rollback ? magnumBoolQuery(req.query.rollback, 'rollback') : false;
       const plan = await precheck(precheckInput(ctx, req, res, cluster, body, { nodegroup, rollback }));
       const { shows, ...begin } = plan;
-      await startMagnumOperation(ctx, cluster.id, { ...begin, operation: op.operation });
+      await startMagnumOperation(ctx, cluster.id, { ...begin, operation });
       if (route.supersedes && cluster.status.endsWith('_IN_PROGRESS')) await stopOperation(ctx, cluster.operationId);
       if (route.answer === 'none') return void res.status(204).end();
       if (route.answer === 'uuid') return void res.status(202).json({ uuid: cluster.id });
       const group = (await nodegroupsOf(ctx.db, cluster.id)).find((g) => g.uuid === shows);
-      if (!group) throw new Error(`${op.operation} did not name the nodegroup its answer shows`);
+      if (!group) throw new Error(`${operation} did not name the nodegroup its answer shows`);
       res.status(202).json(nodegroupDict(await clusterFacts(ctx.db, cluster), group, ctx.cfg.apiBaseUrl, versionOf(res)));
     });
   }

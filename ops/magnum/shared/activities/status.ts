@@ -18,14 +18,14 @@ import { deleteMagnumCluster, magnumClusterById, writeFenced, type NodegroupRow 
 import { within } from '../../../../common/db/sql-store';
 import { redactString } from '../../../../common/secrets';
 import type { ClusterStatusRecord } from '../../../../engine/magnum-status';
-import { cadfActionOf, isFailed, type ClusterStatus, type MagnumOperation } from '../../../../model/magnum/status';
+import { cadfActionOf, isFailed, type ClusterStatus } from '../../../../model/magnum/status';
 import { nodegroupsNamedIn } from '../heat-template';
 import { dispatchPending } from '../../../../notify/dispatch';
 import { cadfEventId } from '../cadf';
 import { recordCadfIn, wakeCadf, type CadfRecorded } from './cadf';
 
 /** The nodegroups' own action: a nodegroup made or removed by the operation is CREATE_* or DELETE_* while the cluster is UPDATE_*. */
-function nodegroupAction(op: MagnumOperation): string {
+function nodegroupAction(op: string): string {
   if (op === 'cluster-create' || op === 'nodegroup-create') return 'CREATE';
   if (op === 'cluster-delete' || op === 'nodegroup-delete') return 'DELETE';
   return 'UPDATE';

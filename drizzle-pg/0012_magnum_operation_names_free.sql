@@ -1,0 +1,1 @@
+ALTER TABLE "magnum_clusters" DROP CONSTRAINT "magnum_clusters_operation";
