@@ -7,7 +7,8 @@ import path from 'node:path';
 import { QUOTA_SETTINGS, type Quotas } from './settings/quotas';
 import { embeddedAdminPassword } from './embedded-admin';
 import { parseSize } from './sizes';
-import { parseDuration } from './go-duration';
+import { parseDuration } from '../lib/go-duration';
+import { intFromEnv } from '../lib/env';
 import { endpointsFromSetting, portsFromSetting } from './endpoints';
 import { PACKAGE_LIMIT_DEFAULTS as PKG } from './settings/package-limits';
 import { CONTENT_STORE_KINDS, type ContentStoreKind } from './settings/content-store';
@@ -17,13 +18,6 @@ import { resourceTypesFromSetting } from './settings/heat-resource-types';
 /** Workflow runs a worker keeps cached by default: parked ops do not wake, so evicting them costs nothing (docs/benchmarks.md). */
 export const DEFAULT_MAX_CACHED_WORKFLOWS = 100;
 
-export function intFromEnv(name: string, dflt: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
-}
 
 /** A setting in Go's duration syntax ("10s", "1m30s"), as Kubernetes' flags take it; undefined when unset. */
 function goDurationFromEnv(name: string): string | undefined {

@@ -16,7 +16,7 @@ import { bundleInChild } from './workflow-bundle';
 import { waitsTaskQueue } from '../workflows/task-queues';
 import { coordinationExchanges } from '../ops/vnflcm/change-vnfpkg/coordination-exchanges';
 import { startCoordinationPoller } from '../ops/vnflcm/change-vnfpkg/coordination-parking';
-import { intFromEnv } from '../common/config';
+import { intFromEnv } from '../lib/env';
 
 async function main() {
   const cfg = loadConfig();

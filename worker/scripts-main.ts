@@ -9,7 +9,8 @@
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { scriptActivities } from '../activities/scripts';
-import { intFromEnv, loadConfig } from '../common/config';
+import { loadConfig } from '../common/config';
+import { intFromEnv } from '../lib/env';
 import { createLogger } from '../common/log';
 import { temporalConnectionSettings } from '../common/temporal';
 import { scriptChannelKeyFromEnv } from '../mgmt/script-channel';

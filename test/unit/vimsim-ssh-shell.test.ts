@@ -6,7 +6,9 @@
 import pino from 'pino';
 import { SshFaults } from '../../vimsim/ssh/faults';
 import type { AccountSpec } from '../../vimsim/ssh/host/accounts';
-import { SimHost } from '../../vimsim/ssh/host/host';
+import type { SimHost } from '../../vimsim/ssh/host/host';
+import { bootHost } from '../../vimsim/ssh/host/boot';
+import { execOnHost } from '../../vimsim/ssh/shell/shell';
 import { writeImageArchive } from '../../vimsim/ssh/host/tar';
 import { bootConfig } from '../../vimsim/ssh/credentials';
 import { BufferInput, BufferOutput } from '../../vimsim/ssh/shell/io';
@@ -20,7 +22,7 @@ function network() {
   const hosts = new Map<string, SimHost>();
   const faults = new SshFaults();
   const add = (address: string, name: string) => {
-    const host = new SimHost(`id-${name}`, address, name, ACCOUNTS, {
+    const host = bootHost(`id-${name}`, address, name, ACCOUNTS, {
       takeFault: (h, c) => faults.take(h, c),
       resolve: (a) => hosts.get(a),
       log: pino({ level: 'silent' }),
@@ -35,7 +37,7 @@ async function run(host: SimHost, command: string, opts: { user?: string; stdin?
   const stdout = new BufferOutput();
   const stderr = new BufferOutput();
   const session = { closed: new Promise<void>(() => {}), isClosed: () => false, tty: false, sudoAuthenticated: false, env: {} };
-  const code = await host.exec(command, host.accounts.get(opts.user ?? 'ubuntu')!, session, { stdin: new BufferInput(opts.stdin ?? ''), stdout, stderr });
+  const code = await execOnHost(host, command, host.accounts.get(opts.user ?? 'ubuntu')!, session, { stdin: new BufferInput(opts.stdin ?? ''), stdout, stderr });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 

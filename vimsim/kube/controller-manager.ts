@@ -20,12 +20,12 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { KubeApiError, KubeClient, isNotFound, metaTime, microTime } from './client';
-import { parseDuration } from '../../common/go-duration';
+import { parseDuration } from '../../lib/go-duration';
 import { credentialsFrom, type KubeCredentials } from './kubeconfig';
-import type { KubeNode } from './node';
+import type { NodeParts } from './node-parts';
 import { certPem, issueCert, parseCert, parseCsr, parsePrivateKey, type Issuer } from './pki';
 import { hostResolver } from './resolve';
-import type { SimComponent } from './static-pods';
+import type { SimComponent } from './node-parts';
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
 const KUBELET_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
@@ -60,7 +60,7 @@ export class KubeControllerManager implements SimComponent {
   private started = false;
 
   constructor(
-    private readonly node: KubeNode,
+    private readonly node: NodeParts,
     private readonly flags: Map<string, string>,
   ) {
     this.grace = parseDuration(flags.get('node-monitor-grace-period')) ?? 40_000;

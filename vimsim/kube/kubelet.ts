@@ -12,7 +12,7 @@
  */
 import { KubeApiError, KubeClient, isNotFound, metaTime, microTime } from './client';
 import { buildKubeconfig, credentialsFrom } from './kubeconfig';
-import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG, type KubeNode } from './node';
+import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG, type NodeParts } from './node-parts';
 import { newCsr, newPrivateKey, privateKeyPem } from './pki';
 import { PodSync } from './pod-sync';
 import { hostResolver } from './resolve';
@@ -48,7 +48,7 @@ export class KubeletAgent {
   lastError?: string;
   lastRenew?: string;
 
-  constructor(private readonly node: KubeNode) {
+  constructor(private readonly node: NodeParts) {
     const s = node.settings();
     this.flags = s.flags;
     this.nodeName = (s.flags.get('hostname-override') ?? node.host.hostname).toLowerCase();

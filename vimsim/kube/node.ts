@@ -12,25 +12,21 @@ import type { Logger } from 'pino';
 import type { SimHost } from '../ssh/host/host';
 import { KubeletAgent } from './kubelet';
 import { MANIFEST_DIR } from './manifest';
-import type { KubeRuntime } from './runtime';
+import { KUBELET_CONFIG, KUBELET_FLAGS_ENV, type KubeletSettings, type NodeParts, type RuntimeParts } from './node-parts';
 import { StaticPods } from './static-pods';
 import { swapOn } from '../ssh/host/kernel';
 
-export const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';
-export const KUBELET_FLAGS_ENV = '/var/lib/kubelet/kubeadm-flags.env';
-export const KUBELET_KUBECONFIG = '/etc/kubernetes/kubelet.conf';
-export const BOOTSTRAP_KUBECONFIG = '/etc/kubernetes/bootstrap-kubelet.conf';
 const ROOT = { name: 'root', uid: 0, home: '/root' };
 
-export interface KubeletSettings {
-  staticPodPath: string;
-  failSwapOn: boolean;
-  nodeLeaseDurationSeconds: number;
-  /** From kubeadm-flags.env (KUBELET_KUBEADM_ARGS). */
-  flags: Map<string, string>;
+/** A host carries its KubeNode (ssh/host/host.ts knows nothing of it: the host is below this module). */
+declare module '../ssh/host/host' {
+  interface SimHost {
+    /** The host's Kubernetes side (kubelet, static pods), set at boot when the simulator runs Kubernetes. */
+    kube?: KubeNode;
+  }
 }
 
-export class KubeNode {
+export class KubeNode implements NodeParts {
   readonly pods: StaticPods;
   private agent?: KubeletAgent;
   private powered = true;
@@ -42,7 +38,7 @@ export class KubeNode {
 
   constructor(
     readonly host: SimHost,
-    readonly runtime: KubeRuntime,
+    readonly runtime: RuntimeParts,
     readonly log: Logger,
   ) {
     this.pods = new StaticPods(this, runtime.components);

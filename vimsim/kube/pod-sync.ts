@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import YAML from 'yaml';
 import { isNotFound, metaTime, type KubeClient } from './client';
 import { readManifests } from './manifest';
-import type { KubeNode } from './node';
+import type { NodeParts } from './node-parts';
 
 interface PodObj {
   metadata: { name: string; namespace: string; uid: string; deletionTimestamp?: string; annotations?: Record<string, string> };
@@ -22,7 +22,7 @@ const MIRROR = 'kubernetes.io/config.mirror';
 
 export class PodSync {
   constructor(
-    private readonly node: KubeNode,
+    private readonly node: NodeParts,
     private readonly nodeName: string,
   ) {}
 

@@ -13,50 +13,11 @@ import { KubeControllerManager } from './controller-manager';
 import { KubeNode } from './node';
 import { reapStale } from './processes';
 import { KubeScheduler } from './scheduler';
-import type { ComponentFactory } from './static-pods';
-
-export interface KubeSettings {
-  /** The built kube-apiserver (runtime/kube); without it apiserver pods cannot start. */
-  apiserverBin?: string;
-  /**
-   * kube-apiservers by version ("v1.36.3"): a pod runs the one its image tag
-   * names, and a tag none has fails as an image pull does. Without them every
-   * tag runs `apiserverBin` (one version, as before upgrades were simulated).
-   */
-  apiserverBins?: Record<string, string>;
-  /** Debian's etcd. */
-  etcdBin?: string;
-  /** Where the control planes' real files go: DATA_DIR/vimsim/kube. */
-  dir: string;
-  /** Overrides every kubelet's Lease renew interval (else nodeLeaseDurationSeconds / 4: 10 s). */
-  leaseRenewMs?: number;
-  /** First restart delay of a crashed static pod; doubles per crash, up to 16x. */
-  podBackoffMs: number;
-}
-
-/** What the runtime needs to know about the cloud (the cloud's node lifecycle controller asks it). */
-export interface CloudView {
-  /** `up`, `stopped` (SHUTOFF and the like) or `gone` (no such server). */
-  serverState(serverId: string): 'up' | 'stopped' | 'gone';
-  /** The server's flavor, for the Node's capacity. */
-  flavorOf(serverId: string): { vcpus: number; ramMb: number; diskGb: number } | undefined;
-  /** An image pull fault holds this server's pulls (the admin API's faults, matched on the server's name). */
-  pullHeld?(serverId: string): boolean;
-}
+import type { CloudView, ComponentFactory, ImageState, KubeSettings, RuntimeParts } from './node-parts';
 
 const RELEASED_WITH_APISERVER = new Set(['kube-controller-manager', 'kube-scheduler', 'kube-proxy']);
 
-/** Where a static pod's program comes from: a binary to run, or why there is none. */
-export type ImageState =
-  | { binary: string }
-  /** Not pullable yet: a pull fault holds it, or its binary is still being built (the toolchain builds after the simulator started). */
-  | { pulling: string }
-  /** No binary was built for this tag: the image does not exist (ErrImagePull NotFound). */
-  | { notFound: true }
-  /** The simulator was given no binary for this program at all. */
-  | { notSimulated: true };
-
-export class KubeRuntime {
+export class KubeRuntime implements RuntimeParts {
   private readonly nodes = new Map<string, KubeNode>();
   readonly components: Record<string, ComponentFactory> = {
     'kube-controller-manager': (node, flags) => new KubeControllerManager(node, flags),

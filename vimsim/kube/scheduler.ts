@@ -8,9 +8,9 @@
  */
 import { KubeClient, isNotFound, microTime } from './client';
 import { credentialsFrom } from './kubeconfig';
-import type { KubeNode } from './node';
+import type { NodeParts } from './node-parts';
 import { hostResolver } from './resolve';
-import type { SimComponent } from './static-pods';
+import type { SimComponent } from './node-parts';
 
 const RENEW_MS = 1_000;
 const LEASE = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-scheduler';
@@ -31,7 +31,7 @@ export class KubeScheduler implements SimComponent {
   private stopped = false;
 
   constructor(
-    private readonly node: KubeNode,
+    private readonly node: NodeParts,
     private readonly flags: Map<string, string>,
   ) {}
 

@@ -11,19 +11,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { KubeNode } from './node';
+import type { ComponentFactory, NodeParts, SimComponent, StaticPodView } from './node-parts';
 import { prepareProcess, readManifests, flagsOf, type StaticPodSpec } from './manifest';
 import { RealProcess } from './processes';
-
-/** A simulated control-plane component (controller-manager, scheduler). */
-export interface SimComponent {
-  start(): void;
-  stop(): Promise<void>;
-  /** Why it is not working (e.g. its kubeconfig is refused), for the views. */
-  readonly lastError?: string;
-}
-
-export type ComponentFactory = (node: KubeNode, flags: Map<string, string>) => SimComponent;
 
 interface Pod {
   spec: StaticPodSpec;
@@ -52,7 +42,7 @@ export class StaticPods {
   manifestErrors: string[] = [];
 
   constructor(
-    private readonly node: KubeNode,
+    private readonly node: NodeParts,
     private readonly components: Record<string, ComponentFactory>,
   ) {}
 
@@ -190,7 +180,7 @@ export class StaticPods {
     }
   }
 
-  view() {
+  view(): StaticPodView[] {
     return [...this.pods.values()].map((p) => ({
       name: p.spec.name,
       program: p.spec.program,

@@ -22,6 +22,14 @@ export interface HostPorts {
   mayUse(address: string): boolean;
 }
 
+/** A host carries its HostLb (ssh/host/host.ts knows nothing of it: the host is below this module). */
+declare module '../ssh/host/host' {
+  interface SimHost {
+    /** The host's haproxy, keepalived and the VIPs it holds, set at boot by the SSH manager. */
+    lb?: HostLb;
+  }
+}
+
 export class HostLb {
   /** VIP → how many of this host's vrrp_instances hold it. */
   private readonly held = new Map<string, number>();

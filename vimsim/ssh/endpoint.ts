@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { Server, utils, type AuthContext, type Connection, type ServerChannel, type Session } from 'ssh2';
 import type { Account } from './host/accounts';
 import type { SimHost } from './host/host';
-import type { ExecSession } from './shell/shell';
+import type { ExecSession } from './shell/session';
+import { execOnHost } from './shell/shell';
 import type { Io, Output } from './shell/io';
 import { ChannelInput } from './channel-input';
 import { serveSftp } from './sftp';
@@ -182,7 +183,7 @@ export class SshEndpoint {
 
   private async run(channel: ServerChannel, account: Account, session: ExecSession, command: string): Promise<number | null> {
     try {
-      return await this.host.exec(command, account, session, this.io(channel, session));
+      return await execOnHost(this.host, command, account, session, this.io(channel, session));
     } catch (err) {
       this.log.error({ err, command }, 'simulated command crashed');
       if (!session.isClosed()) channel.stderr.write(`vimsim: internal error: ${(err as Error).message}\n`);
@@ -204,7 +205,7 @@ export class SshEndpoint {
         finish(channel, 0);
         return;
       }
-      if (trimmed) await this.host.exec(trimmed, account, session, { ...io });
+      if (trimmed) await execOnHost(this.host, trimmed, account, session, { ...io });
       prompt();
     }
     if (!session.isClosed()) finish(channel, 0);

@@ -18,7 +18,8 @@ import type { Change, Store } from '../store/store';
 import { bootConfig, type SshUser } from './credentials';
 import { SshEndpoint } from './endpoint';
 import { SshFaults } from './faults';
-import { SimHost } from './host/host';
+import type { SimHost } from './host/host';
+import { bootHost, rebootHost } from './host/boot';
 import { hostKeyFingerprint, hostPublicKeyLine } from './hostkey';
 
 export interface SshSettings {
@@ -119,7 +120,7 @@ export class SshManager {
       if (entry && !entry.up) {
         // powered on again (start, reboot, resize): the disk is kept, the kernel and the kubelet start afresh
         entry.up = true;
-        entry.host.reboot();
+        rebootHost(entry.host);
         this.kube?.hostUp(entry.host);
       }
       const host = entry?.host ?? this.boot(s, want[0]);
@@ -141,7 +142,7 @@ export class SshManager {
   /** A fresh disk: the image's files plus what cloud-init makes of user_data. */
   private boot(s: ServerRecord, address: string): SimHost {
     const boot = bootConfig({ userData: s.user_data, adminPass: s.admin_pass }, this.settings.users);
-    const host = new SimHost(s.id, address, boot.hostname ?? s.name, boot.accounts, {
+    const host = bootHost(s.id, address, boot.hostname ?? s.name, boot.accounts, {
       takeFault: (h, command) => this.faults.take(h, command),
       // a VIP is the address of the host holding it
       resolve: (addr) => this.hostAt(addr) ?? this.vipHolder(addr),

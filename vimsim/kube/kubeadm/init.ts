@@ -11,10 +11,10 @@
 import type { SimHost } from '../../ssh/host/host';
 import { startService, stopService } from '../../ssh/host/services';
 import { KubeClient, KubeApiError } from '../client';
-import { formatDuration, parseDuration } from '../../../common/go-duration';
+import { formatDuration, parseDuration } from '../../../lib/go-duration';
 import { credentialsFrom, buildKubeconfig } from '../kubeconfig';
 import { KUBELET_CLIENT_CURRENT, KUBELET_PKI } from '../kubelet';
-import { KUBELET_KUBECONFIG } from '../node';
+import { KUBELET_KUBECONFIG } from '../node-parts';
 import { caCertHash, certPem } from '../pki';
 import { hostResolver } from '../resolve';
 import { bootstrapTokenPhase, clusterInfoKubeconfig, markControlPlane, randomToken, uploadConfig } from './bootstrap';

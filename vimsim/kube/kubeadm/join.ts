@@ -11,9 +11,9 @@
 import { createHmac } from 'node:crypto';
 import YAML from 'yaml';
 import { KubeApiError, KubeClient, isNotFound } from '../client';
-import { formatDuration, parseDuration } from '../../../common/go-duration';
+import { formatDuration, parseDuration } from '../../../lib/go-duration';
 import { buildKubeconfig, credentialsFrom, parseKubeconfig } from '../kubeconfig';
-import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG } from '../node';
+import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG } from '../node-parts';
 import { caCertHash, certPem, parseCert } from '../pki';
 import { hostResolver } from '../resolve';
 import { markControlPlane } from './bootstrap';

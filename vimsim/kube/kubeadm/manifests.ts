@@ -9,7 +9,7 @@
 import YAML from 'yaml';
 import type { MemFs } from '../../ssh/host/fs';
 import { MANIFEST_DIR } from '../manifest';
-import { KUBELET_CONFIG, KUBELET_FLAGS_ENV } from '../node';
+import { KUBELET_CONFIG, KUBELET_FLAGS_ENV } from '../node-parts';
 import { argsToCommand, K8S_VERSION, type Arg, type Effective } from './config';
 import { KUBERNETES_DIR, serviceVip } from './certs';
 

@@ -11,7 +11,7 @@ import net from 'node:net';
 import type { SimHost } from '../../ssh/host/host';
 import { readSysctl, swapOn } from '../../ssh/host/kernel';
 import { MANIFEST_DIR } from '../manifest';
-import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG } from '../node';
+import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG } from '../node-parts';
 import { PhaseError } from './certs';
 
 interface Result { name: string; errors: string[]; warnings: string[] }

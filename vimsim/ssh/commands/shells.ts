@@ -4,7 +4,6 @@
  * stdin with -S (checked, three attempts), and without -S there is no
  * terminal to ask on, exactly as over a non-pty SSH exec channel.
  */
-import { Shell } from '../shell/shell';
 import { getopt, has, value, type CommandContext, type CommandTable } from './types';
 
 /** Environment sudo keeps by default (env_reset); -E keeps everything. */
@@ -124,7 +123,7 @@ async function sudo(ctx: CommandContext): Promise<number> {
     env.set(operands[0].slice(0, eq), operands[0].slice(eq + 1));
     operands = operands.slice(1);
   }
-  const asTarget = new Shell(sh.host, target, sh.session, env, sh.cwd, ['bash']);
+  const asTarget = sh.as(target, env);
   if (has(p, 'i', 'login', 's', 'shell')) {
     if (has(p, 'i', 'login') && sh.host.fs.isDir(target.home)) asTarget.cwd = target.home;
     return operands.length ? asTarget.run(operands.join(' '), io, 'bash: -c') : asTarget.exec(['bash'], io);

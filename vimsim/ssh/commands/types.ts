@@ -1,14 +1,42 @@
 /** The contract of a simulated program, and small helpers the programs share. */
+import type { Account } from '../host/accounts';
+import type { Who } from '../host/fs';
 import type { SimHost } from '../host/host';
 import type { Io } from '../shell/io';
-import type { Shell } from '../shell/shell';
+import type { ExecSession } from '../shell/session';
+
+/** What a program (and a builtin, and word expansion) sees of the shell that runs it (shell/shell.ts implements it). */
+export interface ShellApi {
+  readonly host: SimHost;
+  readonly user: Account;
+  readonly session: ExecSession;
+  readonly who: Who;
+  env: Map<string, string>;
+  cwd: string;
+  positional: string[];
+  lastStatus: number;
+  errexit: boolean;
+  pipefail: boolean;
+  /** A path made absolute against the working directory (and ~). */
+  resolve(p: string): string;
+  getVar(name: string): string | undefined;
+  /** A subshell / child process: copies of env and cwd; optionally another user or arguments. */
+  child(opts: { user?: Account; env?: Map<string, string>; positional?: string[] }): ShellApi;
+  /** The same session as another user with the environment given (sudo, su). */
+  as(user: Account, env: Map<string, string>): ShellApi;
+  /** A program by name: its spec, a script's path, or undefined when not found. */
+  findProgram(name: string): CommandSpec | string | undefined;
+  run(src: string, io: Io, label?: string): Promise<number>;
+  exec(argv: string[], io: Io, errPrefix?: string): Promise<number>;
+  runScriptFile(path: string, args: string[], io: Io): Promise<number>;
+}
 
 export interface CommandContext {
   /** argv[0] without a directory. */
   name: string;
   args: string[];
   io: Io;
-  sh: Shell;
+  sh: ShellApi;
 }
 
 export interface CommandSpec {

@@ -5,17 +5,11 @@
  * and a simulator restart starts every host afresh.
  */
 import type { Logger } from 'pino';
-import { Shell, type ExecSession } from '../shell/shell';
-import type { Io } from '../shell/io';
 import { redactCommand, redactText } from '../redact';
 import { makeAccount, ROOT, type Account, type AccountSpec } from './accounts';
 import { BASE_PACKAGES, BASE_SERVICES, populateImage } from './base-image';
 import { DockerEngine } from './docker';
 import { MemFs } from './fs';
-import { bootKernel } from './kernel';
-import { daemonReload, startService } from './services';
-import type { KubeNode } from '../../kube/node';
-import type { HostLb } from '../../lb/host-lb';
 
 export interface SshFaultHit {
   exitCode: number;
@@ -79,10 +73,6 @@ export class SimHost {
   aptLists: string[] = [];
   /** Packages `apt-mark hold` holds. */
   readonly held = new Set<string>();
-  /** The host's Kubernetes side (kubelet, static pods), set at boot when the simulator runs Kubernetes. */
-  kube?: KubeNode;
-  /** The host's haproxy, keepalived and the VIPs it holds (vimsim/lb), set at boot by the SSH manager. */
-  lb?: HostLb;
   readonly commands: CommandRecord[] = [];
   readonly programs: ProgramRecord[] = [];
   /** Every SSH authentication request (method and outcome, never the user or secret): shows whether a client got as far as sending a password. */
@@ -104,41 +94,15 @@ export class SimHost {
     const now = this.bootedAt;
     for (const [name, version] of Object.entries(BASE_PACKAGES)) this.packages.set(name, { name, version, base: true, installedAt: now });
     for (const name of BASE_SERVICES) this.services.set(name, { active: true, enabled: true, failed: false });
-    daemonReload(this);
-    bootKernel(this);
   }
 
 
-  /** A boot after a power-off: the kernel starts afresh, enabled Kubernetes and load-balancing units start. */
-  reboot(): void {
-    bootKernel(this);
-    for (const unit of ['containerd', 'kubelet']) {
-      const svc = this.services.get(unit);
-      if (svc) svc.active = svc.enabled;
-    }
-    // haproxy and keepalived start for real (their configs are read again; a bad one leaves the unit failed)
-    this.lb?.powerOn();
-    for (const unit of ['haproxy', 'keepalived']) {
-      const svc = this.services.get(unit);
-      if (!svc) continue;
-      Object.assign(svc, { active: false, failed: false });
-      if (svc.enabled) startService(this, unit);
-    }
-  }
-
-  /** Runs one exec request as `account`; records it (redacted) with its exit code. */
-  async exec(command: string, account: Account, session: ExecSession, io: Io): Promise<number | null> {
-    const record: CommandRecord = { command: redactCommand(command, this), user: account.name, exitCode: null, at: new Date().toISOString() };
+  /** Records an exec request as it starts (redacted; its exit code set when it ends: ssh/shell/shell.ts execOnHost). */
+  recordCommand(command: string, user: string): CommandRecord {
+    const record: CommandRecord = { command: redactCommand(command, this), user, exitCode: null, at: new Date().toISOString() };
     this.commands.push(record);
     if (this.commands.length > MAX_COMMANDS) this.commands.splice(0, this.commands.length - MAX_COMMANDS);
-    const started = Date.now();
-    const shell = Shell.login(this, account, session);
-    const status = await shell.run(command, io, 'bash: -c');
-    record.durationMs = Date.now() - started;
-    // A command the client gave up on has no exit status.
-    record.exitCode = session.isClosed() ? null : status;
-    this.hooks.log.debug({ host: this.address, command: record.command, exitCode: record.exitCode }, 'ssh exec');
-    return record.exitCode;
+    return record;
   }
 
   /** Records a program as it starts (exit code set when it ends); echo/printf arguments are left out (they carry passwords into pipes). */

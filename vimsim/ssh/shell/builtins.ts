@@ -1,7 +1,8 @@
 /** Builtins that change the shell itself (cd, export, set, exit, ...); everything else is a program. */
 import { FsError } from '../host/fs';
 import type { Io } from './io';
-import { ExitSignal, type Shell } from './shell';
+import type { ShellApi as Shell } from '../commands/types';
+import { ExitSignal } from './session';
 
 export type Builtin = (args: string[], io: Io, sh: Shell) => Promise<number> | number;
 

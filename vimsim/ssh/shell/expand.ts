@@ -5,7 +5,7 @@
  */
 import { BufferOutput, emptyInput, type Output } from './io';
 import type { Word } from './parse';
-import type { Shell } from './shell';
+import type { ShellApi as Shell } from '../commands/types';
 
 interface Field {
   text: string;

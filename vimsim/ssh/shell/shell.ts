@@ -10,6 +10,8 @@ import { whoOf } from '../host/accounts';
 import { FsError, MemFs, type Who } from '../host/fs';
 import type { SimHost } from '../host/host';
 import { COMMANDS, isStandardBinPath, type CommandSpec } from '../commands';
+import type { ShellApi } from '../commands/types';
+import { ExitSignal, type ExecSession } from './session';
 import { BUILTINS } from './builtins';
 import { expandString, expandWords } from './expand';
 import { BufferInput, BufferOutput, nullOutput, type Io, type Output } from './io';
@@ -18,27 +20,9 @@ import { parseScript, ShellSyntaxError, type AndOr, type Command, type List, typ
 /** Loops end after this many rounds: simulated time does not pass, so a polling loop would spin forever. */
 const MAX_LOOP_ROUNDS = 1000;
 
-/** One exec request (or interactive shell) of an SSH session. */
-export interface ExecSession {
-  /** Settles when the client closes the channel or disconnects. */
-  closed: Promise<void>;
-  isClosed(): boolean;
-  /** A pty was requested: sudo may prompt on it. */
-  tty: boolean;
-  /** sudo already took the password in this exec request (same parent shell: no new prompt). */
-  sudoAuthenticated: boolean;
-  /** Environment sent with `env` requests. */
-  env: Record<string, string>;
-}
-
-/** `exit N`, unwinding to the nearest shell. */
-export class ExitSignal {
-  constructor(readonly code: number) {}
-}
-
 const HANG_STATUS = 255;
 
-export class Shell {
+export class Shell implements ShellApi {
   lastStatus = 0;
   errexit = false;
   pipefail = false;
@@ -69,6 +53,11 @@ export class Shell {
     const cwd = host.fs.isDir(account.home) ? account.home : '/';
     env.set('PWD', cwd);
     return new Shell(host, account, session, env, cwd, ['bash']);
+  }
+
+  /** The same session as another user, with the environment given (sudo, su): a fresh login-like shell in this directory. */
+  as(user: Account, env: Map<string, string>): Shell {
+    return new Shell(this.host, user, this.session, env, this.cwd, ['bash']);
   }
 
   get who(): Who {
@@ -371,4 +360,16 @@ export class Shell {
 
 function withNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** Runs one exec request as `account` in a login shell on the host; records it (redacted) with its exit code. */
+export async function execOnHost(host: SimHost, command: string, account: Account, session: ExecSession, io: Io): Promise<number | null> {
+  const record = host.recordCommand(command, account.name);
+  const started = Date.now();
+  const status = await Shell.login(host, account, session).run(command, io, 'bash: -c');
+  record.durationMs = Date.now() - started;
+  // A command the client gave up on has no exit status.
+  record.exitCode = session.isClosed() ? null : status;
+  host.hooks.log.debug({ host: host.address, command: record.command, exitCode: record.exitCode }, 'ssh exec');
+  return record.exitCode;
 }
