@@ -69,112 +69,214 @@ const PLANNING_FAILS_TEMP = 'planning-failure-fails-temp';
 
 /** Runs the operation to its end; returns where it ended. */
 export async function runSaga(policy: StatePolicy, planned: Plan): Promise<SagaStatus> {
-  let plan: Step[] = Array.isArray(planned) ? planned : [];
-  let planScope: CancellationScope | undefined;
-  let phase: Phase = 'starting';
-  let failure: ProblemDetails | undefined;
-  let decisionsTaken = 0; // operator decisions accepted so far
-  let decisionsActed = 0; // ... and acted on: the state they lead to is recorded
-  let direction: 'forward' | 'rollback' = 'forward';
-  let cursor = 0; // next forward step
-  const started = new Set<number>();
-  const compensated = new Set<number>();
-  let decision: Decision | undefined;
-  let cancel: CancelMode | undefined;
-  let stepScope: CancellationScope | undefined;
-  let stepName: string | undefined;
-  let stepInterruptible = false;
-  const status = (): SagaStatus => ({ phase, step: stepName, error: failure, rollingBack: direction === 'rollback', cancel });
-  const label = (p: Phase) => policy.label(p);
+  const saga = new Saga(policy, Array.isArray(planned) ? planned : []);
+  saga.registerHandlers(); // before the first await: a decision or cancel can arrive with the first task
+  return saga.run(planned);
+}
 
-  async function enter(next: Phase, error?: ProblemDetails): Promise<void> {
-    phase = next;
-    if (error) failure = error;
-    await policy.enter(status());
+/** Everything a running saga knows, in one object that the steps of the engine below read and change. */
+interface SagaState {
+  plan: Step[];
+  phase: Phase;
+  /** The first failure (kept through an automatic rollback), or the last one of a parked saga. */
+  failure?: ProblemDetails;
+  direction: 'forward' | 'rollback';
+  /** The next forward step. */
+  cursor: number;
+  started: Set<number>;
+  compensated: Set<number>;
+  /** The operator's decision on a parked saga, not yet acted on. */
+  decision?: Decision;
+  /** Decisions accepted so far, and acted on (the state they lead to is recorded): an update answers once its own is acted on. */
+  decisionsTaken: number;
+  decisionsActed: number;
+  cancel?: CancelMode;
+  /** The step running: its name, whether any cancel interrupts it, and its scope (a FORCEFUL cancel cancels it). */
+  stepName?: string;
+  stepInterruptible: boolean;
+  stepScope?: CancellationScope;
+  /** The planning running, if any (a cancel while starting cancels it). */
+  planScope?: CancellationScope;
+}
+
+const CANCELLABLE: Phase[] = ['starting', 'running', 'rollingBack'];
+
+class Saga {
+  private readonly s: SagaState;
+
+  constructor(private readonly policy: StatePolicy, plan: Step[]) {
+    this.s = { plan, phase: 'starting', direction: 'forward', cursor: 0, started: new Set(), compensated: new Set(), decisionsTaken: 0, decisionsActed: 0, stepInterruptible: false };
   }
+
+  status(): SagaStatus {
+    const { phase, stepName: step, failure: error, direction, cancel } = this.s;
+    return { phase, step, error, rollingBack: direction === 'rollback', cancel };
+  }
+
+  private label(p: Phase): string {
+    return this.policy.label(p);
+  }
+
+  private async enter(next: Phase, error?: ProblemDetails): Promise<void> {
+    this.s.phase = next;
+    if (error) this.s.failure = error;
+    await this.policy.enter(this.status());
+  }
+
+  /** The operator's query and updates: retry, rollback and fail of a parked saga, cancel of a running one. */
+  registerHandlers(): void {
+    setHandler(stateQuery, () => ({ state: this.label(this.s.phase), step: this.s.stepName }));
+    setHandler(retryUpdate, () => this.decide('retry'), { validator: () => this.requireParked('retry') });
+    setHandler(rollbackUpdate, () => this.decide('rollback'), {
+      validator: () => {
+        this.requireParked('rollback');
+        const blocking = [...this.s.started].map((i) => this.s.plan[i]).find((step) => step.irreversible);
+        if (blocking) throw ApplicationFailure.create({ type: UNPROCESSABLE, message: `cannot roll back: step "${blocking.name}" has started and cannot be undone; retry or fail instead` });
+      },
+    });
+    setHandler(failUpdate, () => this.decide('fail'), { validator: () => this.requireParked('fail') });
+    setHandler(cancelUpdate, (mode: CancelMode) => this.requestCancel(mode), { validator: (mode: CancelMode) => this.checkCancel(mode) });
+  }
+
   /**
    * Update handlers return once the workflow has acted on them, so the API answers after the state moved.
    * Counted per decision, not per recorded state: the update can arrive while the parked state itself is still
    * being recorded, and that write must not be mistaken for the answer to the decision.
    */
-  const decide = async (d: Decision) => {
-    decision = d;
-    const mine = ++decisionsTaken;
-    await condition(() => decisionsActed >= mine);
-  };
+  private async decide(d: Decision): Promise<void> {
+    this.s.decision = d;
+    const mine = ++this.s.decisionsTaken;
+    await condition(() => this.s.decisionsActed >= mine);
+  }
 
-  const requireParked = (task: string) => {
-    if (phase !== 'parked') throw ApplicationFailure.create({ type: CONFLICT, message: `${task} needs ${label('parked')}; the operation is ${label(phase)}` });
-    if (decision) throw ApplicationFailure.create({ type: CONFLICT, message: `${decision} already requested` });
-  };
-  const cancellable: Phase[] = ['starting', 'running', 'rollingBack'];
-  setHandler(stateQuery, () => ({ state: label(phase), step: stepName }));
-  setHandler(retryUpdate, () => decide('retry'), { validator: () => requireParked('retry') });
-  setHandler(rollbackUpdate, () => decide('rollback'), {
-    validator: () => {
-      requireParked('rollback');
-      const blocking = [...started].map((i) => plan[i]).find((s) => s.irreversible);
-      if (blocking) throw ApplicationFailure.create({ type: UNPROCESSABLE, message: `cannot roll back: step "${blocking.name}" has started and cannot be undone; retry or fail instead` });
-    },
-  });
-  setHandler(failUpdate, () => decide('fail'), { validator: () => requireParked('fail') });
-  setHandler(cancelUpdate, async (mode: CancelMode) => {
-    cancel = mode;
-    if (mode === 'FORCEFUL' || stepInterruptible) stepScope?.cancel();
-    planScope?.cancel(); // nothing ran yet: stop planning (rolled back)
-    if (phase === 'starting') return;
-    await policy.cancelRequested(status());
-  }, {
-    validator: (mode: CancelMode) => {
-      if (mode !== 'GRACEFUL' && mode !== 'FORCEFUL') throw ApplicationFailure.create({ type: UNPROCESSABLE, message: `cancelMode must be GRACEFUL or FORCEFUL` });
-      if (!cancellable.includes(phase)) throw ApplicationFailure.create({ type: CONFLICT, message: `cancel needs ${cancellable.map(label).join(', ').replace(/, ([^,]*)$/, ' or $1')}; the operation is ${label(phase)}` });
-      if (cancel) throw ApplicationFailure.create({ type: CONFLICT, message: 'a cancel is already pending' });
-    },
-  });
+  private requireParked(task: string): void {
+    if (this.s.phase !== 'parked') throw ApplicationFailure.create({ type: CONFLICT, message: `${task} needs ${this.label('parked')}; the operation is ${this.label(this.s.phase)}` });
+    if (this.s.decision) throw ApplicationFailure.create({ type: CONFLICT, message: `${this.s.decision} already requested` });
+  }
+
+  private checkCancel(mode: CancelMode): void {
+    if (mode !== 'GRACEFUL' && mode !== 'FORCEFUL') throw ApplicationFailure.create({ type: UNPROCESSABLE, message: `cancelMode must be GRACEFUL or FORCEFUL` });
+    if (!CANCELLABLE.includes(this.s.phase)) throw ApplicationFailure.create({ type: CONFLICT, message: `cancel needs ${CANCELLABLE.map((p) => this.label(p)).join(', ').replace(/, ([^,]*)$/, ' or $1')}; the operation is ${this.label(this.s.phase)}` });
+    if (this.s.cancel) throw ApplicationFailure.create({ type: CONFLICT, message: 'a cancel is already pending' });
+  }
+
+  private async requestCancel(mode: CancelMode): Promise<void> {
+    this.s.cancel = mode;
+    if (mode === 'FORCEFUL' || this.s.stepInterruptible) this.s.stepScope?.cancel();
+    this.s.planScope?.cancel(); // nothing ran yet: stop planning (rolled back)
+    if (this.s.phase === 'starting') return;
+    await this.policy.cancelRequested(this.status());
+  }
+
+  /** Plans (when asked to), runs the steps, and after each park acts on the operator's decision, until the saga ends. */
+  async run(planned: Plan): Promise<SagaStatus> {
+    if (!Array.isArray(planned) && !(await this.planSteps(planned))) return this.status();
+    if (this.s.cancel) {
+      // Cancelled before anything ran (STARTING -> ROLLED_BACK, per ETSI).
+      await this.enter('rolledBack');
+      return this.status();
+    }
+    await this.enter('running');
+    for (;;) {
+      if (await this.runToEnd()) break; // completed, rolled back or failed
+      if (await this.actOnDecision()) break; // the operator failed it
+    }
+    await condition(allHandlersFinished);
+    return this.status();
+  }
+
+  /** Runs the steps in the saga's direction: true when it ended (completed, rolled back or failed), false when it parked. */
+  private async runToEnd(): Promise<boolean> {
+    for (;;) {
+      try {
+        if (this.s.direction === 'forward') {
+          await this.forward();
+          this.s.stepName = undefined;
+          await this.enter('completed');
+        } else {
+          await this.rollback();
+          this.s.stepName = undefined;
+          await this.enter('rolledBack');
+        }
+        return true;
+      } catch (err) {
+        const problem = toProblem(err, this.s.stepName);
+        if (this.policy.onFailure === 'rollback' && this.s.direction === 'forward') {
+          this.s.direction = 'rollback';
+          this.s.cancel = undefined;
+          await this.enter('rollingBack', problem);
+          continue;
+        }
+        if (this.policy.onFailure !== 'park') {
+          await this.enter('failed', problem);
+          return true;
+        }
+        await this.enter('parked', problem);
+        return false;
+      }
+    }
+  }
+
+  /** The operator's decision on the parked saga: true when it ended the saga (fail), false when the steps go on. */
+  private async actOnDecision(): Promise<boolean> {
+    const d = await this.nextDecision();
+    if (d === 'fail') {
+      await this.enter('failed');
+      this.s.decisionsActed++;
+      return true;
+    }
+    if (d === 'rollback') this.s.direction = 'rollback';
+    await this.enter(this.s.direction === 'forward' ? 'running' : 'rollingBack');
+    this.s.decisionsActed++;
+    return false;
+  }
 
   /** Runs one step in its own scope so a FORCEFUL cancel can interrupt it. */
-  async function runStep(step: Step, fn: () => Promise<void>): Promise<void> {
-    if (cancel) throw new CancelledByOperator(`cancelled (${cancel}) before step "${step.name}"`);
-    stepName = step.name;
-    stepInterruptible = !!step.interruptible;
-    await policy.stepStarted({ ...status(), cancel: undefined });
-    stepScope = new CancellationScope();
+  private async runStep(step: Step, fn: () => Promise<void>): Promise<void> {
+    if (this.s.cancel) throw new CancelledByOperator(`cancelled (${this.s.cancel}) before step "${step.name}"`);
+    this.s.stepName = step.name;
+    this.s.stepInterruptible = !!step.interruptible;
+    await this.policy.stepStarted({ ...this.status(), cancel: undefined });
+    const scope = new CancellationScope();
+    this.s.stepScope = scope;
     try {
-      await stepScope.run(fn);
+      await scope.run(fn);
     } catch (err) {
-      if (cancel && isCancellation(err)) {
+      if (this.s.cancel && isCancellation(err)) {
         if (step.abort) await CancellationScope.nonCancellable(() => step.abort!());
-        throw new CancelledByOperator(`cancelled (${cancel}) during step "${step.name}"`);
+        throw new CancelledByOperator(`cancelled (${this.s.cancel}) during step "${step.name}"`);
       }
       throw err;
     } finally {
-      stepScope = undefined;
-      stepInterruptible = false;
+      this.s.stepScope = undefined;
+      this.s.stepInterruptible = false;
     }
   }
 
-  async function forward(): Promise<void> {
-    for (; cursor < plan.length; cursor++) {
-      started.add(cursor);
-      await runStep(plan[cursor], () => plan[cursor].run());
+  private async forward(): Promise<void> {
+    const { plan } = this.s;
+    for (; this.s.cursor < plan.length; this.s.cursor++) {
+      const i = this.s.cursor;
+      this.s.started.add(i);
+      await this.runStep(plan[i], () => plan[i].run());
     }
   }
 
-  async function rollback(): Promise<void> {
-    for (const i of [...started].sort((a, b) => b - a)) {
-      const step = plan[i];
-      if (compensated.has(i) || !step.compensate) continue;
-      await runStep({ ...step, name: `rollback: ${step.name}` }, () => step.compensate!());
-      compensated.add(i);
+  private async rollback(): Promise<void> {
+    for (const i of [...this.s.started].sort((a, b) => b - a)) {
+      const step = this.s.plan[i];
+      if (this.s.compensated.has(i) || !step.compensate) continue;
+      await this.runStep({ ...step, name: `rollback: ${step.name}` }, () => step.compensate!());
+      this.s.compensated.add(i);
     }
   }
 
   /** Waits for the operator's decision on a parked operation. */
-  async function nextDecision(): Promise<Decision> {
-    cancel = undefined;
-    await condition(() => decision !== undefined);
-    const d = decision!;
-    decision = undefined;
+  private async nextDecision(): Promise<Decision> {
+    this.s.cancel = undefined;
+    await condition(() => this.s.decision !== undefined);
+    const d = this.s.decision!;
+    this.s.decision = undefined;
     return d;
   }
 
@@ -182,82 +284,37 @@ export async function runSaga(policy: StatePolicy, planned: Plan): Promise<SagaS
    * Plans the steps. A failure is handled by the policy (parked: retry plans again, rollback has
    * nothing to undo, fail ends it); false when the op ended here.
    */
-  async function planSteps(build: () => Promise<Step[]>): Promise<boolean> {
+  private async planSteps(build: () => Promise<Step[]>): Promise<boolean> {
     for (;;) {
       try {
-        planScope = new CancellationScope();
-        plan = await planScope.run(build);
+        const scope = new CancellationScope();
+        this.s.planScope = scope;
+        this.s.plan = await scope.run(build);
         return true;
       } catch (err) {
-        if (cancel && isCancellation(err)) return true; // cancelled while starting: rolled back below
+        if (this.s.cancel && isCancellation(err)) return true; // cancelled while starting: rolled back below
         if (!patched(PLANNING_FAILS_TEMP)) throw err;
         const problem = toProblem(err, PLANNING);
-        if (policy.onFailure !== 'park') {
-          await enter('failed', problem); // nothing ran: nothing to roll back
+        if (this.policy.onFailure !== 'park') {
+          await this.enter('failed', problem); // nothing ran: nothing to roll back
           return false;
         }
-        await enter('parked', problem);
+        await this.enter('parked', problem);
       } finally {
-        planScope = undefined;
+        this.s.planScope = undefined;
       }
-      const d = await nextDecision();
+      const d = await this.nextDecision();
       if (d === 'retry') {
-        await enter('running');
-        decisionsActed++;
+        await this.enter('running');
+        this.s.decisionsActed++;
         continue;
       }
-      await enter(d === 'fail' ? 'failed' : 'rolledBack'); // nothing ran: nothing to roll back
-      decisionsActed++;
+      await this.enter(d === 'fail' ? 'failed' : 'rolledBack'); // nothing ran: nothing to roll back
+      this.s.decisionsActed++;
       await condition(allHandlersFinished);
       return false;
     }
   }
-
-  if (!Array.isArray(planned) && !(await planSteps(planned))) return status();
-  if (cancel) {
-    // Cancelled before anything ran (STARTING -> ROLLED_BACK, per ETSI).
-    await enter('rolledBack');
-    return status();
-  }
-  await enter('running');
-  for (;;) {
-    try {
-      if (direction === 'forward') {
-        await forward();
-        stepName = undefined;
-        await enter('completed');
-      } else {
-        await rollback();
-        stepName = undefined;
-        await enter('rolledBack');
-      }
-      break;
-    } catch (err) {
-      const problem = toProblem(err, stepName);
-      if (policy.onFailure === 'rollback' && direction === 'forward') {
-        direction = 'rollback';
-        cancel = undefined;
-        await enter('rollingBack', problem);
-        continue;
-      }
-      if (policy.onFailure !== 'park') {
-        await enter('failed', problem);
-        break;
-      }
-      await enter('parked', problem);
-    }
-    const d = await nextDecision();
-    if (d === 'fail') {
-      await enter('failed');
-      decisionsActed++;
-      break;
-    }
-    if (d === 'rollback') direction = 'rollback';
-    await enter(direction === 'forward' ? 'running' : 'rollingBack');
-    decisionsActed++;
-  }
-  await condition(allHandlersFinished);
-  return status();
 }
 
 /** ProblemDetails naming the failed step and the root cause. */
