@@ -36,7 +36,7 @@ let worker: Worker;
 let running: Promise<void>;
 const taskQueue = `saga-${randomUUID()}`;
 
-const wf = () => Context.current().info.workflowExecution.workflowId;
+const wf = () => Context.current().info.workflowExecution!.workflowId;
 const note = (entry: string) => logs.get(wf())!.push(entry);
 
 /** Runs until released, or until the workflow cancels it (delivered with a heartbeat). */
