@@ -1,8 +1,8 @@
 /**
  * The HTTP front: thin routers that validate, record, start or signal
- * workflows, and answer. Every route but version discovery and /healthz
- * needs a Keystone token (api/auth); each router checks its policy rules and
- * finds rows only in the caller's project.
+ * workflows, and answer. Every route but version discovery and the probes
+ * (/healthz, /readyz) needs a Keystone token (api/auth); each router checks
+ * its policy rules and finds rows only in the caller's project.
  */
 import express, { type Request } from 'express';
 import { AuthFailureLimiter } from './auth/failure-limit';
@@ -22,6 +22,7 @@ import { sendMagnumError } from './magnum/errors';
 import { versionHeaders } from './magnum/microversion';
 import { magnumRouter } from './magnum/router';
 import { rootDocument } from './magnum/versions';
+import { keystoneCheck, probeAnswer, storeCheck, temporalCheck } from '../infra/readiness';
 
 /** Magnum's /v1 (not Tacker's /v1.0). */
 const isMagnum = (path: string) => /^\/v1(\/|$)/.test(path);
@@ -48,6 +49,12 @@ export function createApp(ctx: ApiContext): express.Express {
   app.use(acceptJson(rendererFor));
   app.use(parseJsonBody(ctx.cfg.limits, rendererFor));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  // ready to serve: the store, Temporal and Keystone answer (503 naming the one that does not)
+  const dependencies = [storeCheck(ctx.db), temporalCheck(ctx.temporal), keystoneCheck(ctx.cfg.identity.authUrl)];
+  app.get('/readyz', async (_req, res) => {
+    const a = await probeAnswer(dependencies, ctx.log);
+    res.status(a.status).json(a.body);
+  });
   // one root for both clients: Magnum's document, listing Magnum's v1 and Tacker's v1.0
   app.get('/', (_req, res) => { res.json(rootDocument(ctx.cfg.apiBaseUrl)); });
   const openapi = openApiDocument();

@@ -154,6 +154,8 @@ export interface Config {
   scriptsAllow: { host: string; port: number }[];
   /** Workflow runs the worker keeps cached (sticky); beyond it the least recently used are evicted and replayed when they next wake. */
   maxCachedWorkflows: number;
+  /** The worker's probe port (/healthz, /readyz): WORKER_PROBE_PORT, off when unset; on WORKER_PROBE_HOST (default 127.0.0.1; 0.0.0.0 in a pod). */
+  workerProbe?: { host: string; port: number };
   /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
   workflowBundlePath?: string;
   /** Where package content (uploaded zips, the files of onboarded packages) lives: the product's database, or packageStoreDir. */
@@ -328,6 +330,7 @@ export function loadConfig(): Config {
     scriptsVnfcPorts: portsFromSetting('SCRIPTS_VNFC_PORTS', process.env.SCRIPTS_VNFC_PORTS, [intFromEnv('MGMT_SSH_PORT', 22)]),
     scriptsAllow: endpointsFromSetting('SCRIPTS_ALLOW', process.env.SCRIPTS_ALLOW),
     maxCachedWorkflows: intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', DEFAULT_MAX_CACHED_WORKFLOWS),
+    workerProbe: process.env.WORKER_PROBE_PORT ? { host: process.env.WORKER_PROBE_HOST || '127.0.0.1', port: intFromEnv('WORKER_PROBE_PORT', 0) } : undefined,
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     ...packageStoreFromEnv(process.env, dataDir, databaseUrl),
     cluster: {

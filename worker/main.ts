@@ -17,6 +17,8 @@ import { waitsTaskQueue } from '../workflows/task-queues';
 import { coordinationExchanges } from '../ops/vnflcm/change-vnfpkg/coordination-exchanges';
 import { startCoordinationPoller } from '../ops/vnflcm/change-vnfpkg/coordination-parking';
 import { intFromEnv } from '../lib/env';
+import { keystoneCheck, storeCheck, temporalCheck } from '../infra/readiness';
+import { startProbeServer } from './probes';
 
 async function main() {
   const cfg = loadConfig();
@@ -64,8 +66,14 @@ async function main() {
     maxHeartbeatThrottleInterval: '10s',
   });
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { worker.shutdown(); waits.shutdown(); });
-  log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security }, 'worker started');
+  const probes = cfg.workerProbe && await startProbeServer({
+    ...cfg.workerProbe, log,
+    alive: () => [worker, waits].every((w) => ['INITIALIZED', 'RUNNING'].includes(w.getState())),
+    checks: [storeCheck(db), temporalCheck(client), keystoneCheck(cfg.identity.authUrl)],
+  });
+  log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security, probePort: probes?.port }, 'worker started');
   await Promise.all([worker.run(), waits.run()]);
+  await probes?.close();
   await poller.stop();
   await client.connection.close();
   await connection.close();

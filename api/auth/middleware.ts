@@ -1,6 +1,7 @@
 /**
- * Authentication in front of every route but version discovery and
- * /healthz: a Keystone token in X-Auth-Token, checked by TokenValidator.
+ * Authentication in front of every route but version discovery and the
+ * probes (/healthz, /readyz): a Keystone token in X-Auth-Token, checked by
+ * TokenValidator.
  * A missing or invalid token gets 401 with `WWW-Authenticate: Keystone
  * uri="<auth_url>"`, in the error shape of the API the path belongs to; a
  * client with too many of those gets 429 for unknown tokens for a while
@@ -15,7 +16,7 @@ import { IdentityUnavailable } from './tokens';
 export type ErrorRenderer = (res: Response, status: number, detail: string) => void;
 
 /** GETs anyone may make: version discovery and health. */
-const PUBLIC_GETS = [/^\/$/, /^\/healthz$/, /^\/vnflcm\/api_versions$/, /^\/vnflcm\/v[12]\/api_versions$/, /^\/vnfpkgm\/v1\/api_versions$/, /^\/v1\/?$/];
+const PUBLIC_GETS = [/^\/$/, /^\/healthz$/, /^\/readyz$/, /^\/vnflcm\/api_versions$/, /^\/vnflcm\/v[12]\/api_versions$/, /^\/vnfpkgm\/v1\/api_versions$/, /^\/v1\/?$/];
 
 export function isPublic(req: Request): boolean {
   return (req.method === 'GET' || req.method === 'HEAD') && PUBLIC_GETS.some((re) => re.test(req.path));

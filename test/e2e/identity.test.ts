@@ -71,6 +71,9 @@ describe('tokens', () => {
     const vims = await call('GET', '/v1.0/vims', undefined, { 'x-auth-token': '' });
     expect(vims.status).toBe(401);
     expect(vims.body.TackerError.type).toBe('Unauthorized');
+    // the probes: /readyz asks the store, Temporal and Keystone, and names them without reasons
+    const ready = await call('GET', '/readyz', undefined, { 'x-auth-token': '' });
+    expect([ready.status, ready.body]).toEqual([200, { status: 'ready', checks: { store: 'ok', temporal: 'ok', keystone: 'ok' } }]);
     for (const p of ['/', '/healthz', '/vnflcm/api_versions', '/vnflcm/v1/api_versions', '/vnflcm/v2/api_versions', '/vnfpkgm/v1/api_versions']) {
       expect([p, (await call('GET', p, undefined, { 'x-auth-token': '' })).status]).toEqual([p, 200]);
     }
