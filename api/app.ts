@@ -22,7 +22,7 @@ import { sendMagnumError } from './magnum/errors';
 import { versionHeaders } from './magnum/microversion';
 import { magnumRouter } from './magnum/router';
 import { rootDocument } from './magnum/versions';
-import { keystoneCheck, probeAnswer, storeCheck, temporalCheck } from '../infra/readiness';
+import { keystoneCheck, sharedProbe, storeCheck, temporalCheck } from '../infra/readiness';
 
 /** Magnum's /v1 (not Tacker's /v1.0). */
 const isMagnum = (path: string) => /^\/v1(\/|$)/.test(path);
@@ -50,9 +50,9 @@ export function createApp(ctx: ApiContext): express.Express {
   app.use(parseJsonBody(ctx.cfg.limits, rendererFor));
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   // ready to serve: the store, Temporal and Keystone answer (503 naming the one that does not)
-  const dependencies = [storeCheck(ctx.db), temporalCheck(ctx.temporal), keystoneCheck(ctx.cfg.identity.authUrl)];
+  const probe = sharedProbe([storeCheck(ctx.db), temporalCheck(ctx.temporal), keystoneCheck(ctx.cfg.identity.authUrl)], ctx.log);
   app.get('/readyz', async (_req, res) => {
-    const a = await probeAnswer(dependencies, ctx.log);
+    const a = await probe();
     res.status(a.status).json(a.body);
   });
   // one root for both clients: Magnum's document, listing Magnum's v1 and Tacker's v1.0

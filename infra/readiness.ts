@@ -42,11 +42,26 @@ export async function readiness(checks: ReadinessCheck[], timeoutMs = 2000): Pro
  * What a probe answers, unauthenticated: 200 or 503, each dependency "ok" or
  * "unavailable" (its reason, which may name addresses, is logged instead).
  */
-export async function probeAnswer(checks: ReadinessCheck[], log: { warn(o: object, m: string): void }): Promise<{ status: 200 | 503; body: { status: string; checks: Record<string, string> } }> {
+export interface ProbeAnswer { status: 200 | 503; body: { status: string; checks: Record<string, string> } }
+
+export async function probeAnswer(checks: ReadinessCheck[], log: { warn(o: object, m: string): void }): Promise<ProbeAnswer> {
   const r = await readiness(checks);
   if (!r.ready) log.warn({ checks: r.checks }, 'not ready');
   const shown = Object.fromEntries(Object.entries(r.checks).map(([k, v]) => [k, v === 'ok' ? 'ok' : 'unavailable']));
   return { status: r.ready ? 200 : 503, body: { status: r.ready ? 'ready' : 'unready', checks: shown } };
+}
+
+/**
+ * The probe as served: one readiness run is shared by every probe within
+ * `ttlMs` of its start, so a flood of unauthenticated probes costs the
+ * dependencies one check a second, not one per request.
+ */
+export function sharedProbe(checks: ReadinessCheck[], log: { warn(o: object, m: string): void }, ttlMs = 1000): () => Promise<ProbeAnswer> {
+  let last: { at: number; answer: Promise<ProbeAnswer> } | undefined;
+  return () => {
+    if (!last || Date.now() - last.at > ttlMs) last = { at: Date.now(), answer: probeAnswer(checks, log) };
+    return last.answer;
+  };
 }
 
 /** The store answers a query. */

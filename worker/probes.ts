@@ -8,11 +8,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { probeAnswer, type ReadinessCheck } from '../infra/readiness';
+import { sharedProbe, type ReadinessCheck } from '../infra/readiness';
 
 export interface ProbeServer { port: number; close(): Promise<void> }
 
 export async function startProbeServer(o: { host: string; port: number; alive: () => boolean; checks: ReadinessCheck[]; log: Logger }): Promise<ProbeServer> {
+  const probe = sharedProbe(o.checks, o.log);
   const send = (res: http.ServerResponse, status: number, body: object) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
@@ -20,7 +21,7 @@ export async function startProbeServer(o: { host: string; port: number; alive: (
     if (req.method !== 'GET') return send(res, 405, { status: 'method not allowed' });
     if (req.url === '/healthz') return o.alive() ? send(res, 200, { status: 'ok' }) : send(res, 503, { status: 'stopped' });
     if (req.url !== '/readyz') return send(res, 404, { status: 'not found' });
-    probeAnswer(o.checks, o.log).then((a) => send(res, a.status, a.body), (e: Error) => send(res, 500, { status: e.message }));
+    probe().then((a) => send(res, a.status, a.body), (e: Error) => send(res, 500, { status: e.message }));
   });
   await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(o.port, o.host, resolve); });
   return {

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { openStore, type Store } from '../../common/db';
-import { keystoneCheck, probeAnswer, readiness, storeCheck, temporalCheck } from '../../infra/readiness';
+import { keystoneCheck, probeAnswer, readiness, sharedProbe, storeCheck, temporalCheck } from '../../infra/readiness';
 import { findTemporalCli } from '../../runtime/temporal-cli';
 import { startProbeServer } from '../../worker/probes';
 import { freePort } from '../harness/ports';
@@ -118,6 +118,18 @@ test('a check that never answers fails at the bound, and the probe answer names 
   expect(a).toEqual({ status: 503, body: { status: 'unready', checks: { hung: 'unavailable', store: 'ok' } } });
 });
 
+test('probes within a second share one readiness run: a flood of them checks the dependencies once', async () => {
+  let runs = 0;
+  const counted = { name: 'counted', check: async () => { runs++; await sleep(50); } };
+  const probe = sharedProbe([counted], { warn: () => {} });
+  const answers = await Promise.all(Array.from({ length: 50 }, () => probe()));
+  expect(runs).toBe(1);
+  expect(answers.every((a) => a.status === 200)).toBe(true);
+  await sleep(1100);
+  await probe();
+  expect(runs).toBe(2);
+});
+
 test("the worker's probe port: /healthz follows the worker, /readyz its dependencies, nothing else is served", async () => {
   let alive = true;
   const keystone = await answering(200);
@@ -134,6 +146,7 @@ test("the worker's probe port: /healthz follows the worker, /readyz its dependen
     expect(await get('/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
     expect(await get('/readyz')).toEqual({ status: 200, body: { status: 'ready', checks: { store: 'ok', keystone: 'ok' } } });
     keystoneUrl = `http://127.0.0.1:${await freePort()}/v3`;
+    await sleep(1100); // the last answer is shared for a second
     expect(await get('/readyz')).toEqual({ status: 503, body: { status: 'unready', checks: { store: 'ok', keystone: 'unavailable' } } });
     alive = false;
     expect((await get('/healthz')).status).toBe(503);
