@@ -17,7 +17,7 @@ import { checkExternalNetwork, checkFixedNetwork, checkFixedSubnet, checkFlavor,
 import { ZERO_NODES } from '../shared/refusals';
 import type { ClusterInput } from './request';
 
-export const DEFAULT_FLAVOR = 'm1.small';
+const DEFAULT_FLAVOR = 'm1.small';
 
 /** The template a cluster is made from: 400 before 1.10 when unknown (ct_not_found_to_bad_request), 404 from it; hidden: admins only. */
 async function templateForCluster({ db, minor, findTemplate }: ClusterCreateInput, ident: string): Promise<TemplateRow> {
