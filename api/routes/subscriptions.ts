@@ -57,15 +57,14 @@ export function subscriptionsRouter(ctx: ApiContext, v: ApiVersion): Router {
     // what it answered is not echoed: the callback may be some other service, read on the caller's behalf (review 3, M-1)
     if (test.status !== 204) throw badRequest(`callbackUri: the test GET of the callback answered ${test.status}, not 204 No Content`);
     const id = crypto.randomUUID();
-    await createSubscription(db, {
+    const made = await createSubscription(db, {
       id, projectId: callerOf(res).projectId, apiVersion: v, callbackUri: body.callbackUri, filter: body.filter ?? null,
       verbosity: v === 'v2' ? body.verbosity ?? 'FULL' : null,
       authentication: body.authentication ? { authType: body.authentication.authType } : null,
       authenticationSealed: body.authentication ? box.sealJson(body.authentication) : null,
       createdAt: new Date().toISOString(),
     }, cfg.quotas.subscriptions);
-    const s = await findSubscription(db, scopeOf(callerOf(res)), id);
-    res.status(201).location(`${base}/${id}`).json(view(s!));
+    res.status(201).location(`${base}/${id}`).json(view(made));
   });
 
   r.get('/subscriptions', authorize('subscriptions', 'read'), async (req, res) => {

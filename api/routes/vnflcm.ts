@@ -81,14 +81,14 @@ export function vnflcmRouter(ctx: ApiContext, v: ApiVersion): Router {
     // SOL003 §5.4.2.3.1: a package that is not ENABLED is a 422, as one that does not exist
     if (pkg.operationalState !== 'ENABLED') throw unprocessable(`vnfdId: the VNF package ${pkg.id} of vnfdId ${body.vnfdId} is DISABLED`);
     const instId = crypto.randomUUID();
-    const queued = await createInstance(db, {
+    const { instance, also: queued } = await createInstance(db, {
       id: instId, projectId: caller.projectId, vnfInstanceName: body.vnfInstanceName ?? `vnf-${instId}`, vnfInstanceDescription: body.vnfInstanceDescription ?? null,
       vnfdId: body.vnfdId, vnfPkgId: pkg.id, vnfProvider: pkg.vnfProvider!, vnfProductName: pkg.vnfProductName!,
       vnfSoftwareVersion: pkg.vnfSoftwareVersion!, vnfdVersion: pkg.vnfdVersion!, instantiationState: 'NOT_INSTANTIATED',
       vimConnectionInfo: [], metadata: body.metadata ?? {}, createdAt: new Date().toISOString(),
     }, (q, inst) => queueIdentifierNotification(q, ctx.cfg, inst, 'VnfIdentifierCreationNotification'), ctx.cfg.quotas.instances);
     await sendQueued(ctx, queued);
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(await loadInstance(res, instId), v, ctx.cfg));
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnflcm/${v}/vnf_instances/${instId}`).json(instanceView(instance, v, ctx.cfg));
   });
 
   r.get('/vnf_instances', readI, async (req, res) => {

@@ -48,8 +48,8 @@ export function vnfpkgmRouter(ctx: ApiContext): Router {
   r.post('/vnf_packages', write, async (req, res) => {
     const body = parse(CreateVnfPkgInfoRequest, req.body ?? {});
     const pkgId = crypto.randomUUID();
-    await createPackage(db, { id: pkgId, projectId: callerOf(res).projectId, userDefinedData: body.userDefinedData ?? {} }, ctx.cfg.quotas.packages);
-    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(await load(res, pkgId), ctx.cfg));
+    const made = await createPackage(db, { id: pkgId, projectId: callerOf(res).projectId, userDefinedData: body.userDefinedData ?? {} }, ctx.cfg.quotas.packages);
+    res.status(201).location(`${ctx.cfg.apiBaseUrl}/vnfpkgm/v1/vnf_packages/${pkgId}`).json(packageView(made, ctx.cfg));
   });
 
   r.get('/vnf_packages', read, async (req, res) => {

@@ -29,7 +29,7 @@ import type { Scope } from '../../common/db/repos/scope';
 import type { LcmOperation } from '../../model/lcm-operation';
 import { defaultVimFor, deleteVim, findOwnedVim, findUsableVim, listVims, projectAccessTo, registerVim, saveConfiguredDefaultVim, saveProjectAccess, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../common/db/repos/vims';
 import { createCluster, deleteCluster } from '../../common/db/repos/clusters';
-import { createSubscription, pageOfSubscriptions } from '../../common/db/repos/subscriptions';
+import { createSubscription, findSubscription, pageOfSubscriptions } from '../../common/db/repos/subscriptions';
 import { QuotaExceeded } from '../../common/db/quota';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
@@ -382,6 +382,20 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
       expect(await db.tx((q) => upsertInlineVim(q, B.projectId, id, { ...row, username: 'thief' }))).toBe(false);
       expect(await vimById(db, id)).toMatchObject({ projectId: A.projectId, username: 'u2', shared: false, isDefault: false });
     });
+  });
+
+  it('creates return the row they wrote, as a read of it shows it (the API answers with it, reading nothing again)', async () => {
+    const P = { projectId: `made-${uuid()}`, all: false };
+    const pkg = await createPackage(db, { id: uuid(), projectId: P.projectId, userDefinedData: { k: ['v', 1] } });
+    expect(pkg).toEqual(await packageById(db, pkg.id));
+    const { instance, also } = await createInstance(db, {
+      id: uuid(), projectId: P.projectId, vnfdId: 'd', vnfPkgId: pkg.id, vnfProvider: 'a', vnfProductName: 'p', vnfSoftwareVersion: '1', vnfdVersion: '1',
+      instantiationState: 'NOT_INSTANTIATED', vimConnectionInfo: [], metadata: { nested: { list: [1, 'two', null] } }, createdAt: now(),
+    }, async (_q, inst) => `queued for ${inst.id}`);
+    expect(instance).toEqual(await instanceById(db, instance.id));
+    expect(also).toBe(`queued for ${instance.id}`);
+    const sub = await createSubscription(db, { id: uuid(), projectId: P.projectId, apiVersion: 'v2', callbackUri: 'http://127.0.0.1:1/n', filter: { operationTypes: ['INSTANTIATE'] }, verbosity: 'SHORT', createdAt: now() });
+    expect(sub).toEqual(await findSubscription(db, P, sub.id));
   });
 
   it('quotas: over the limit is QuotaExceeded and nothing is written; the bytes of uploads add up per project', async () => {

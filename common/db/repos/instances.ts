@@ -60,8 +60,8 @@ export function instanceIn({ db, t }: Q, id: string): Promise<InstanceRow | unde
 /** What a caller writes with an instance's creation or deletion, in the same transaction (its notifications). */
 export type WithInstance<T> = (q: Q, inst: InstanceRow) => Promise<T>;
 
-/** A new NOT_INSTANTIATED instance; its package is IN_USE from now on. */
-export function createInstance<T = void>(store: Store, row: InstanceInsert, alsoIn?: WithInstance<T>, quota?: number): Promise<T | undefined> {
+/** A new NOT_INSTANTIATED instance; its package is IN_USE from now on. Returns the row written, and what `alsoIn` returned. */
+export function createInstance<T = void>(store: Store, row: InstanceInsert, alsoIn?: WithInstance<T>, quota?: number): Promise<{ instance: InstanceRow; also: T | undefined }> {
   return store.tx(async (q) => {
     if (quota !== undefined) {
       const [{ n }] = await q.db.select({ n: count() }).from(q.t.vnfInstances).where(eq(q.t.vnfInstances.projectId, row.projectId ?? ''));
@@ -69,7 +69,7 @@ export function createInstance<T = void>(store: Store, row: InstanceInsert, also
     }
     const [inst] = await q.db.insert(q.t.vnfInstances).values(row).returning();
     await refreshPackageUsage(q, row.vnfPkgId);
-    return alsoIn?.(q, inst);
+    return { instance: inst, also: await alsoIn?.(q, inst) };
   });
 }
 

@@ -56,16 +56,17 @@ export function packageForVnfd(store: Store, scope: Scope, vnfdId: string): Prom
     .orderBy(desc(eq(t.vnfPackages.operationalState, 'ENABLED')), desc(t.vnfPackages.createdAt)).limit(1)));
 }
 
-/** A new package in CREATED, unless the project holds `quota` packages already (QuotaExceeded, nothing written). */
-export function createPackage(store: Store, row: { id: string; projectId: string; userDefinedData: Json }, quota?: number): Promise<void> {
+/** A new package in CREATED, unless the project holds `quota` packages already (QuotaExceeded, nothing written); returns the row written. */
+export function createPackage(store: Store, row: { id: string; projectId: string; userDefinedData: Json }, quota?: number): Promise<PackageRow> {
   return store.tx(async ({ db, t }) => {
     if (quota !== undefined) {
       const [{ n }] = await db.select({ n: count() }).from(t.vnfPackages).where(eq(t.vnfPackages.projectId, row.projectId));
       checkQuota('packages', quota, n);
     }
-    await db.insert(t.vnfPackages).values({
+    const [made] = await db.insert(t.vnfPackages).values({
       ...row, onboardingState: 'CREATED', operationalState: 'DISABLED', usageState: 'NOT_IN_USE', createdAt: new Date().toISOString(),
-    });
+    }).returning();
+    return made;
   });
 }
 

@@ -12,14 +12,15 @@ import { owned, ownedAnd, type Scope } from './scope';
 export type SubscriptionRow = typeof schema.lccnSubscriptions.$inferSelect;
 export type SubscriptionInsert = typeof schema.lccnSubscriptions.$inferInsert;
 
-/** A new subscription, unless its project holds `quota` already (QuotaExceeded, nothing written). */
-export function createSubscription(store: Store, row: SubscriptionInsert, quota?: number): Promise<void> {
+/** A new subscription, unless its project holds `quota` already (QuotaExceeded, nothing written); returns the row written. */
+export function createSubscription(store: Store, row: SubscriptionInsert, quota?: number): Promise<SubscriptionRow> {
   return store.tx(async ({ db, t }) => {
     if (quota !== undefined) {
       const [{ n }] = await db.select({ n: count() }).from(t.lccnSubscriptions).where(eq(t.lccnSubscriptions.projectId, row.projectId));
       checkQuota('subscriptions', quota, n);
     }
-    await db.insert(t.lccnSubscriptions).values(row);
+    const [made] = await db.insert(t.lccnSubscriptions).values(row).returning();
+    return made;
   });
 }
 
