@@ -120,7 +120,8 @@ describe('park (the ETSI policy: FAILED_TEMP)', () => {
     await until(log, /^enter parked/);
     expect(await handle.query(stateQuery)).toEqual({ state: 'parked', step: 'B' });
     await handle.executeUpdate(retryUpdate);
-    expect(log.at(-1)).toBe('enter running'); // the update answered once the state it leads to was recorded
+    // the update answered once the state it leads to was recorded (the steps may have gone on since)
+    expect(log.filter((e) => e === 'enter running')).toHaveLength(2);
     expect((await result(handle)).phase).toBe('completed');
     expect(log).toEqual([
       'enter running', 'step A', 'run A', 'step B', 'run B', 'enter parked: Step "B" failed: B failed',

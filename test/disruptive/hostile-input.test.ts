@@ -98,7 +98,7 @@ function exampleBody(method: string, p: string): unknown {
   if (task === 'resize') return { node_count: 2, nodes_to_remove: ['server-1'], nodegroup: 'default-worker' };
   if (task === 'upgrade') return { cluster_template: NO_SUCH, max_batch_size: 1, nodegroup: 'default-worker' };
   if (p === '/v1/clusters/{cluster}/nodegroups') return { name: 'ng', node_count: 1, flavor_id: 'm1.small', min_node_count: 0, max_node_count: 3, labels: { a: 'b' }, node_taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] };
-  if (p === '/v1/clusters/{cluster}/nodegroups/{ident}') return [{ op: 'replace', path: '/max_node_count', value: 3 }];
+  if (p === '/v1/clusters/{cluster}/nodegroups/{nodegroup}') return [{ op: 'replace', path: '/max_node_count', value: 3 }];
   if (p === '/v1/certificates') return { cluster_uuid: NO_SUCH, csr: '-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n' };
   if (p === '/v1/quotas') return { project_id: crypto.randomBytes(16).toString('hex'), resource: 'Cluster', hard_limit: 5 };
   throw new Error(`no example body for ${method} ${p}`);
