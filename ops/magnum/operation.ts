@@ -10,7 +10,6 @@ import type { Store } from '../../common/db';
 import type { BeginOperation, MagnumClusterRow, NodegroupRow } from '../../common/db/repos/magnum/clusters';
 import type { TemplateRow } from '../../common/db/repos/magnum/templates';
 import type { CloudLookups } from '../../infra/openstack/cloud-lookups';
-import type { PatchOp } from '../../model/magnum/cluster';
 
 export interface MagnumSummaryInput {
   clusterId: string;
@@ -87,6 +86,5 @@ export interface MagnumOperationModule<B = any> {
   precheck?(input: MagnumPrecheckInput<B>): Promise<MagnumStartPlan>;
 }
 
-export type { PatchOp };
 
 export const clusterLabel = (s: MagnumSummaryInput) => `cluster ${s.clusterName} (${s.clusterId})`;
