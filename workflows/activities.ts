@@ -35,14 +35,25 @@ export function localUnder<T>(patch: string, remote: T, local: T): () => T {
   return () => (patched(patch) ? local : remote);
 }
 
+const localOutside = proxyLocalActivities<LcmActivities>({ startToCloseTimeout: '2m', retry: OUTSIDE_RETRY });
+const localDatabase = proxyLocalActivities<LcmActivities>({ startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '10s' } });
+
 /** The patch under which the stack status reads of a stack wait (VNF and cluster) are local activities. */
 export const STACK_POLLS_LOCAL = 'stack-status-polls-local';
 
 /** The stack status reads of a stack wait: a wait polls Heat up to tens of times. */
-export const stackPolls = localUnder(STACK_POLLS_LOCAL, acts, proxyLocalActivities<LcmActivities>({ startToCloseTimeout: '2m', retry: OUTSIDE_RETRY }));
+export const stackPolls = localUnder(STACK_POLLS_LOCAL, acts, localOutside);
+
+/**
+ * The patch under which an operation's reads before its first call that changes anything outside are
+ * local activities: the plan's describeOperation and a stack create's first status read. Each was an
+ * activity task queued behind every other operation's tasks before the stack's POST reached Heat.
+ */
+export const PRELUDE_READS_LOCAL = 'prelude-reads-local';
+/** The op's own rows read while it plans (describeOperation). */
+export const planReads = localUnder(PRELUDE_READS_LOCAL, db, localDatabase);
+/** The stack status read by id that decides whether a create is still to be sent. */
+export const preludeStackRead = localUnder(PRELUDE_READS_LOCAL, acts, localOutside);
 
 /** Writes of an op's own progress (state, current step, rolling counters); each is idempotent (a worker crash re-runs it). */
-export const bookkeeping = localUnder('bookkeeping-as-local-activities', db, proxyLocalActivities<LcmActivities>({
-  startToCloseTimeout: '30s',
-  retry: { initialInterval: '1s', maximumInterval: '10s' },
-}));
+export const bookkeeping = localUnder('bookkeeping-as-local-activities', db, localDatabase);

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
 import type { StackStatus } from '../infra/stack-driver';
-import { acts, stackPolls } from './activities';
+import { acts, preludeStackRead, stackPolls } from './activities';
 
 /** How a workflow polls Heat: heatPollMs first, x1.5 per poll up to heatPollMaxMs (15 s when not given). */
 export interface HeatPolling {
@@ -87,7 +87,7 @@ export async function createStack(opOccId: string, vnfInstanceId: string, poll: 
   let createdHere = false;
   for (;;) {
     // by the saved id only: a stack of the name whose id was never saved answers the create with a 409 (StackDriver.create)
-    const s = await acts.stackStatus({ vnfInstanceId, byId: true });
+    const s = await preludeStackRead().stackStatus({ vnfInstanceId, byId: true });
     if (!s || s.status === 'DELETE_COMPLETE') {
       await acts.createStack({ opOccId });
       createdHere = true;

@@ -15,7 +15,7 @@
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
-import { acts, activitiesOf, db } from '../../../workflows/activities';
+import { activitiesOf, acts, planReads } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { waitForStack } from '../../../workflows/stack';
 import type { ChangeExtConnActivities } from './activities';
@@ -33,7 +33,7 @@ export async function changeExtConn(input: LcmOpInput) {
   };
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async (): Promise<Step[]> => {
-    const { hooks } = await db.describeOperation({ opOccId });
+    const { hooks } = await planReads().describeOperation({ opOccId });
     return [
       ...hookStep(opOccId, hooks, 'change_external_connectivity_start'),
       {

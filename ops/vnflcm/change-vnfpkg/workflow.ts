@@ -17,7 +17,7 @@ import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
-import { acts, activitiesOf, db } from '../../../workflows/activities';
+import { activitiesOf, acts, db, planReads } from '../../../workflows/activities';
 import { blueGreenSteps } from './blue-green';
 import { hookStep } from '../../../workflows/hooks';
 import type { RollVnfcInput } from './roll-vnfc';
@@ -31,7 +31,7 @@ export async function changeVnfpkg(input: LcmOpInput) {
   // Planned inside the engine: its cancel/retry/rollback/fail handlers exist before the first await,
   // and a plan that cannot be made (e.g. a coordinate script missing from the package) is FAILED_TEMP.
   return runOperation(input, async () => {
-    const { hooks } = await db.describeOperation({ opOccId: input.opOccId });
+    const { hooks } = await planReads().describeOperation({ opOccId: input.opOccId });
     const plan = await own.db.describeChangeVnfpkg({ opOccId: input.opOccId });
     return plan.blueGreen ? blueGreenSteps(input, hooks, plan) : rollingSteps(input, hooks, plan);
   });

@@ -13,14 +13,14 @@ import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
-import { acts, db } from '../../../workflows/activities';
+import { acts, planReads } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { createStack, deleteStack, waitForStack } from '../../../workflows/stack';
 
 export async function heal(input: LcmOpInput) {
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async () => {
-    const { hooks, vnfcInstanceIds } = await db.describeOperation({ opOccId: input.opOccId });
+    const { hooks, vnfcInstanceIds } = await planReads().describeOperation({ opOccId: input.opOccId });
     return steps(input, hooks, vnfcInstanceIds);
   });
 }

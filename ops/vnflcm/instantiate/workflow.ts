@@ -8,15 +8,15 @@ import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
-import { acts, db } from '../../../workflows/activities';
+import { acts, planReads } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { createStack, deleteStack } from '../../../workflows/stack';
 
 export async function instantiate(input: LcmOpInput) {
-  const { opOccId, vnfInstanceId } = input;
+  const { opOccId } = input;
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async () => {
-    const { hooks } = await db.describeOperation({ opOccId });
+    const { hooks } = await planReads().describeOperation({ opOccId });
     return steps(input, hooks);
   });
 }

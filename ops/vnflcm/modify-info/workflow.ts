@@ -9,7 +9,7 @@
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
-import { activitiesOf, db } from '../../../workflows/activities';
+import { activitiesOf, planReads } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import type { ModifyInfoActivities } from './activities';
 
@@ -20,7 +20,7 @@ export async function modifyInfo(input: LcmOpInput) {
   const { opOccId } = input;
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async (): Promise<Step[]> => {
-    const { hooks } = await db.describeOperation({ opOccId });
+    const { hooks } = await planReads().describeOperation({ opOccId });
     return [
       ...hookStep(opOccId, hooks, 'modify_information_start'),
       { name: 'modify the VNF instance information', run: () => own.acts.modifyInstanceInfo({ opOccId }) },

@@ -12,7 +12,7 @@ import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
-import { acts, activitiesOf, db } from '../../../workflows/activities';
+import { activitiesOf, acts, planReads } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { waitForStack } from '../../../workflows/stack';
 import type { ScaleActivities } from './activities';
@@ -23,7 +23,7 @@ const own = activitiesOf<ScaleActivities>();
 export async function scale(input: LcmOpInput) {
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async () => {
-    const { hooks } = await db.describeOperation({ opOccId: input.opOccId });
+    const { hooks } = await planReads().describeOperation({ opOccId: input.opOccId });
     return scaleSteps(input, hooks, await own.db.planScale({ opOccId: input.opOccId }));
   });
 }

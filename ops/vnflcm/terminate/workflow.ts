@@ -9,7 +9,7 @@ import { sleep } from '@temporalio/workflow';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflows/step';
-import { acts, db } from '../../../workflows/activities';
+import { acts, planReads } from '../../../workflows/activities';
 import { hookStep } from '../../../workflows/hooks';
 import { deleteStack } from '../../../workflows/stack';
 
@@ -17,7 +17,7 @@ export async function terminate(input: LcmOpInput) {
   const { opOccId, vnfInstanceId } = input;
   // Planned inside the engine: the operator's handlers exist before the first await.
   return runOperation(input, async (): Promise<Step[]> => {
-    const { hooks, gracefulTerminationTimeout } = await db.describeOperation({ opOccId });
+    const { hooks, gracefulTerminationTimeout } = await planReads().describeOperation({ opOccId });
     return [
       ...(gracefulTerminationTimeout
         ? [{ name: `graceful termination wait (${gracefulTerminationTimeout}s)`, run: () => sleep(gracefulTerminationTimeout * 1000) }]
