@@ -1,4 +1,5 @@
 /** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
+import { countOperationEnd } from '../common/metrics';
 import { Context } from '@temporalio/activity';
 import type { z } from 'zod';
 import { recordStep, updateOpOccWith } from '../common/db/repos/op-occs';
@@ -46,6 +47,9 @@ export function opStateActivities({ db, box, cfg }: ActivityDeps, requestSchemaO
       await dispatchPending(Context.current().client, cfg.taskQueue, db, [op.vnfInstanceId]);
       // A change_vnfpkg's target was held IN_USE while the op ran (re-run on a retried write: idempotent).
       if (FINAL_STATES.includes(a.state)) await releaseChangeTarget(db, a.opOccId);
+      // counted once: a retried write finds the state already there
+      const final = FINAL_STATES.includes(a.state);
+      if (changed && (final || a.state === 'FAILED_TEMP')) countOperationEnd({ api: 'etsi', operation: op.operation, state: a.state, final, startedAt: op.startTime });
     },
 
     /** Progress inside a step (e.g. which VNFC a rolling update is on), shown as currentStep; optionally the rolling counters. */

@@ -1,7 +1,8 @@
 /**
  * The HTTP front: thin routers that validate, record, start or signal
- * workflows, and answer. Every route but version discovery and the probes
- * (/healthz, /readyz) needs a Keystone token (api/auth); each router checks
+ * workflows, and answer. Every route but version discovery, the probes
+ * (/healthz, /readyz) and /metrics (to METRICS_ALLOWED_CIDRS only) needs a
+ * Keystone token (api/auth); each router checks
  * its policy rules and finds rows only in the caller's project.
  */
 import express, { type Request } from 'express';
@@ -23,6 +24,7 @@ import { versionHeaders } from './magnum/microversion';
 import { magnumRouter } from './magnum/router';
 import { rootDocument } from './magnum/versions';
 import { keystoneCheck, sharedProbe, storeCheck, temporalCheck } from '../infra/readiness';
+import { httpMetrics, metricsRoute } from './metrics';
 
 /** Magnum's /v1 (not Tacker's /v1.0). */
 const isMagnum = (path: string) => /^\/v1(\/|$)/.test(path);
@@ -39,7 +41,10 @@ export function createApp(ctx: ApiContext): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   usePolicy(ctx.policy);
+  app.use(httpMetrics());
   app.use((req, _res, next) => { ctx.log.debug({ method: req.method, path: req.path }, 'request'); next(); });
+  // before authentication (Prometheus sends no token), to METRICS_ALLOWED_CIDRS only
+  app.get('/metrics', metricsRoute(ctx.db));
   app.use(checkHost(ctx.cfg.limits.allowedHosts, rendererFor));
   const failures = new AuthFailureLimiter(ctx.cfg.identity.failuresPerClient, ctx.cfg.identity.failureWindowMs);
   app.use(authenticate(ctx.tokens, failures, rendererFor));

@@ -154,7 +154,10 @@ export interface Config {
   scriptsAllow: { host: string; port: number }[];
   /** Workflow runs the worker keeps cached (sticky); beyond it the least recently used are evicted and replayed when they next wake. */
   maxCachedWorkflows: number;
-  /** The worker's probe port (/healthz, /readyz): WORKER_PROBE_PORT, off when unset; on WORKER_PROBE_HOST (default 127.0.0.1; 0.0.0.0 in a pod). */
+  /**
+   * The worker's probe and metrics port (/healthz, /readyz, /metrics): WORKER_METRICS_PORT (WORKER_PROBE_PORT, its first name, is
+   * still read), off when unset; on WORKER_METRICS_HOST (default 127.0.0.1; 0.0.0.0 in a pod).
+   */
   workerProbe?: { host: string; port: number };
   /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
   workflowBundlePath?: string;
@@ -330,7 +333,7 @@ export function loadConfig(): Config {
     scriptsVnfcPorts: portsFromSetting('SCRIPTS_VNFC_PORTS', process.env.SCRIPTS_VNFC_PORTS, [intFromEnv('MGMT_SSH_PORT', 22)]),
     scriptsAllow: endpointsFromSetting('SCRIPTS_ALLOW', process.env.SCRIPTS_ALLOW),
     maxCachedWorkflows: intFromEnv('WORKER_MAX_CACHED_WORKFLOWS', DEFAULT_MAX_CACHED_WORKFLOWS),
-    workerProbe: process.env.WORKER_PROBE_PORT ? { host: process.env.WORKER_PROBE_HOST || '127.0.0.1', port: intFromEnv('WORKER_PROBE_PORT', 0) } : undefined,
+    workerProbe: workerPortSetting(),
     workflowBundlePath: process.env.WORKFLOW_BUNDLE ? path.resolve(process.env.WORKFLOW_BUNDLE) : undefined,
     ...packageStoreFromEnv(process.env, dataDir, databaseUrl),
     cluster: {
@@ -352,4 +355,11 @@ export function loadConfig(): Config {
     },
     limits: loadLimits(apiHost, apiBaseUrl),
   };
+}
+
+/** WORKER_METRICS_PORT/HOST, or the names the probe port had first (WORKER_PROBE_PORT/HOST). */
+function workerPortSetting(): { host: string; port: number } | undefined {
+  const name = process.env.WORKER_METRICS_PORT ? 'WORKER_METRICS_PORT' : process.env.WORKER_PROBE_PORT ? 'WORKER_PROBE_PORT' : undefined;
+  if (!name) return undefined;
+  return { host: process.env.WORKER_METRICS_HOST || process.env.WORKER_PROBE_HOST || '127.0.0.1', port: intFromEnv(name, 0) };
 }

@@ -8,6 +8,7 @@
  * response cap (OUTBOUND_MAX_BODY_COORD, 1 MiB), and errors that never carry
  * a secret.
  */
+import { outboundTarget, timedCall } from '../common/metrics';
 import http from 'node:http';
 import https from 'node:https';
 import {
@@ -87,14 +88,21 @@ export function scrub(s: string, secrets: string[]): string {
   return out;
 }
 
+/** What the URL is, for the outbound policy's messages and the call's metrics target. */
+const purposeOf = (x: Exchange) => x.purpose ?? (x.stage === 'token' ? 'OAuth 2.0 token endpoint' : 'coordination endpoint');
+
 export function exchange(x: Exchange): Promise<ExchangeResponse> {
+  return timedCall(outboundTarget(purposeOf(x)), () => exchangeOnce(x));
+}
+
+function exchangeOnce(x: Exchange): Promise<ExchangeResponse> {
   const { url } = x;
   const where = `${x.method} ${showUrl(url)}`;
   const isHttps = url.protocol === 'https:';
   if (!isHttps && url.protocol !== 'http:') {
     return Promise.reject(new CoordinationError(`${where}: only http and https URLs are supported`, { retryable: false, stage: 'config' }));
   }
-  const purpose = x.purpose ?? (x.stage === 'token' ? 'OAuth 2.0 token endpoint' : 'coordination endpoint');
+  const purpose = purposeOf(x);
   const refused = outboundUrlProblem(url, { purpose });
   if (refused) return Promise.reject(new CoordinationError(scrub(refused, x.secrets), { retryable: false, stage: 'config', code: 'EOUTBOUND' }));
   let limit: number;

@@ -7,7 +7,7 @@
  * ROLLBACK_FAILED; status_reason keeps the failure that caused it. Nothing
  * parks: Magnum has no operator decisions on a running operation.
  */
-import { proxyActivities, proxyLocalActivities, upsertSearchAttributes, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import { localUnder } from '../workflows/activities';
 import { SA_CLUSTER_STATUS } from '../common/search-attributes';
 import { runSaga, type Plan, type SagaStatus, type StatePolicy } from './saga';
@@ -19,6 +19,8 @@ export interface ClusterStatusRecord {
   status: string;
   /** Empty while in progress; the failed step and its cause on failure. */
   statusReason: string;
+  /** When the operation's workflow started (its duration's metric); absent in operations started before it was sent. */
+  startedAt?: string;
 }
 
 /** The activity a cluster operation records its status with (implemented beside the cluster store). */
@@ -46,7 +48,7 @@ export function magnumStatusPolicy(clusterId: string, action: ClusterAction, aut
   const record = async (s: SagaStatus) => {
     const status = statusOf(action, s);
     upsertSearchAttributes([{ key: SA_CLUSTER_STATUS, value: status }]);
-    await statusWrites().recordClusterStatus({ clusterId, status, statusReason: s.error?.detail ?? '' });
+    await statusWrites().recordClusterStatus({ clusterId, status, statusReason: s.error?.detail ?? '', startedAt: workflowInfo().startTime.toISOString() });
   };
   return {
     onFailure: autoRollback ? 'rollback' : 'fail',

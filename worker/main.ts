@@ -3,7 +3,7 @@
  * and the long polling waits on the "-waits" queue beside it (workflows/task-queues.ts).
  * Stateless apart from the shared database; run as many as you like.
  */
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { keepAlive } from './keep-alive';
 import { loadConfig } from '../common/config';
@@ -19,6 +19,7 @@ import { startCoordinationPoller } from '../ops/vnflcm/change-vnfpkg/coordinatio
 import { intFromEnv } from '../lib/env';
 import { keystoneCheck, storeCheck, temporalCheck } from '../infra/readiness';
 import { startProbeServer } from './probes';
+import { countRetries, freeLoopbackPort, workerMetrics } from './metrics';
 
 async function main() {
   const cfg = loadConfig();
@@ -26,6 +27,11 @@ async function main() {
   // TEMPORAL_TLS* read and checked first: a bad setting stops the worker before anything else.
   const temporal = temporalConnectionSettings(cfg);
   const log = createLogger('worker', cfg.logLevel);
+  // The SDK's own worker metrics on a loopback port, served with ours on the metrics port (before any connection: the runtime is made once).
+  const sdkMetrics = cfg.workerProbe ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
+  if (sdkMetrics) {
+    Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: sdkMetrics, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true } } } });
+  }
   const db = await openStore(cfg);
   const box = SecretBox.fromEnvOrFile(cfg.dataDir);
   const client = await connectClient(cfg);
@@ -43,7 +49,7 @@ async function main() {
     workflowBundle: { codePath: cfg.workflowBundlePath ?? built!.codePath },
     activities,
     // an activity silent for a third of its heartbeat timeout is heartbeated for (worker/keep-alive.ts)
-    interceptors: { activity: [keepAlive] },
+    interceptors: { activity: [keepAlive, countRetries] },
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',
@@ -70,6 +76,7 @@ async function main() {
     ...cfg.workerProbe, log,
     alive: () => [worker, waits].every((w) => ['INITIALIZED', 'RUNNING'].includes(w.getState())),
     checks: [storeCheck(db), temporalCheck(client), keystoneCheck(cfg.identity.authUrl)],
+    metrics: () => workerMetrics(sdkMetrics),
   });
   log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security, probePort: probes?.port }, 'worker started');
   await Promise.all([worker.run(), waits.run()]);

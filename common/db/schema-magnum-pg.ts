@@ -52,6 +52,8 @@ export const magnumClusters = pgTable('magnum_clusters', {
 }, (t) => [
   index('magnum_clusters_project').on(t.projectId),
   index('magnum_clusters_template').on(t.templateId),
+  // the metrics gauge of operations in progress (common/db/repos/gauges.ts)
+  index('magnum_clusters_status').on(t.status),
   check('magnum_clusters_status', sql.raw(inList('status', CLUSTER_STATUSES))),
 ]);
 

@@ -57,6 +57,8 @@ export const notificationOutbox = pgTable('notification_outbox', {
   index('notification_outbox_subscription').on(t.subscriptionId, t.state),
   index('notification_outbox_source').on(t.sourceId),
   index('notification_outbox_undispatched').on(t.dispatched),
+  // the metrics gauges of the backlog and its oldest row (common/db/repos/gauges.ts)
+  index('notification_outbox_pending').on(t.state, t.createdAt),
   check('notification_outbox_kind', sql.raw(inList('kind', NOTIFICATION_KINDS))),
   check('notification_outbox_state', sql.raw(inList('state', DELIVERY_STATES))),
 ]);

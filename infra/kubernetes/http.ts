@@ -7,6 +7,7 @@
  * request, response bodies capped, and remote error text only as a short
  * masked excerpt.
  */
+import { timedCall } from '../../common/metrics';
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
@@ -104,13 +105,15 @@ export class KubeHttp {
    * once more (Node's documented advice), on a new connection: the pool's
    * other idle sockets may have been dropped too.
    */
-  async request(method: string, path: string, o: KubeRequest = {}): Promise<KubeResponse> {
-    try {
-      return await this.requestOnce(method, path, o, false);
-    } catch (e) {
-      if ((e as StaleSocketError).staleSocket) return this.requestOnce(method, path, o, true);
-      throw e;
-    }
+  request(method: string, path: string, o: KubeRequest = {}): Promise<KubeResponse> {
+    return timedCall('kubernetes', async () => {
+      try {
+        return await this.requestOnce(method, path, o, false);
+      } catch (e) {
+        if ((e as StaleSocketError).staleSocket) return this.requestOnce(method, path, o, true);
+        throw e;
+      }
+    });
   }
 
   private url(path: string, query: KubeRequest['query']): URL {

@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { outboundTarget, timedCall } from '../../common/metrics';
 import { checkOutboundUrl, excerpt, MAX_BODY_SETTING, outboundSettings, policyLookup, readCapped, showUrl } from '../../common/outbound';
 
 export interface HttpResponse { status: number; headers: http.IncomingHttpHeaders; body: unknown; text: string }
@@ -38,13 +39,15 @@ export interface RequestOptions {
  * Node's documentation advises, such a request is sent once more, on a new
  * connection: the pool's other idle sockets may have been dropped too.
  */
-export async function request(method: string, url: string, o: RequestOptions = {}): Promise<HttpResponse> {
-  try {
-    return await requestOnce(method, url, o, false);
-  } catch (e) {
-    if ((e as StaleSocketError).staleSocket) return requestOnce(method, url, o, true);
-    throw e;
-  }
+export function request(method: string, url: string, o: RequestOptions = {}): Promise<HttpResponse> {
+  return timedCall(outboundTarget(o.purpose ?? 'OpenStack endpoint'), async () => {
+    try {
+      return await requestOnce(method, url, o, false);
+    } catch (e) {
+      if ((e as StaleSocketError).staleSocket) return requestOnce(method, url, o, true);
+      throw e;
+    }
+  });
 }
 
 type StaleSocketError = Error & { staleSocket?: boolean; code?: string };

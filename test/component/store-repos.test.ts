@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { openStore, type Q, type Store } from '../../common/db';
 import { isUniqueViolation, StoreBusy } from '../../common/db/sql-store';
+import { MAGNUM_IN_PROGRESS, readStoreGauges } from '../../common/db/repos/gauges';
 import { openPgStore } from '../../common/db/store-pg';
 import { holdChangeTarget, releaseChangeTarget } from '../../common/db/package-usage';
 import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../../common/db/repos/host-keys';
@@ -301,6 +302,41 @@ describe.each(['sqlite', 'postgres'] as const)('repositories on %s', (dialect) =
         row: { id: uuid(), operation: 'CHANGE_VNFPKG', operationState: 'STARTING', stateEnteredTime: now(), startTime: now(), operationParams: { vnfdId: 'vnfd-new' }, operationParamsSealed: 's' },
         withInstance: async (q) => { const problem = await holdChangeTarget(q, target); if (problem) throw new Error(problem); },
       })).rejects.toThrow(/DISABLED/);
+    });
+  });
+
+  describe('metrics gauges', () => {
+    it('count open operations by state, parked coordinations, the undelivered outbox and its oldest row, clusters by health', async () => {
+      const empty = await readStoreGauges(db);
+      expect(empty).toEqual({
+        etsiByState: { STARTING: 0, PROCESSING: 0, ROLLING_BACK: 0, FAILED_TEMP: 0 },
+        magnumInProgress: Object.fromEntries(MAGNUM_IN_PROGRESS.map((s) => [s, 0])),
+        failedTempOldest: undefined, parkedOnCoordination: 0, outboxBacklog: 0, outboxOldest: undefined,
+        clustersByHealth: { HEALTHY: 0, UNHEALTHY: 0, UNKNOWN: 0 },
+      });
+      const pkg = await onboarded(A, 'vnfd-g');
+      const parkedOp = await newOp(A, await instanceOf(A, pkg));
+      await updateOpOcc(db, parkedOp.id, { operationState: 'FAILED_TEMP', stateEnteredTime: '2026-04-01T00:00:00.000Z' });
+      await newOp(A, await instanceOf(A, pkg));
+      const doneOp = await newOp(A, await instanceOf(A, pkg));
+      await updateOpOcc(db, doneOp.id, { operationState: 'COMPLETED' });
+      await parkWait(db, { id: 'w1', opOccId: parkedOp.id, args: '{}', taskToken: 't', location: null, deadline: 0, timeoutMs: 1, nextPollAt: 0 });
+      const outbox = (id: string, state: 'PENDING' | 'DELIVERED', createdAt: string) => ({
+        id, kind: 'etsi-lcm' as const, projectId: A.projectId, sourceId: 's', orderingKey: 'k', seq: Number(id.slice(1)), destination: 'http://x/',
+        notificationType: 'VnfLcmOperationOccurrenceNotification', payload: {}, state, createdAt,
+      });
+      const clusterRow = (id: string, healthStatus: 'HEALTHY' | 'UNHEALTHY' | null) => ({
+        id, projectId: A.projectId, kind: 'magnum' as const, name: id, settings: {} as never, secretsSealed: 's', healthStatus, createdAt: now(),
+      });
+      await db.read(async ({ db: q, t }) => {
+        await q.insert(t.notificationOutbox).values([outbox('n1', 'DELIVERED', '2026-01-01T00:00:00.000Z'), outbox('n2', 'PENDING', '2026-02-01T00:00:00.000Z'), outbox('n3', 'PENDING', '2026-03-01T00:00:00.000Z')]);
+        await q.insert(t.clusters).values([clusterRow('c1', 'HEALTHY'), clusterRow('c2', 'UNHEALTHY'), clusterRow('c3', 'UNHEALTHY'), clusterRow('c4', null)]);
+      });
+      expect(await readStoreGauges(db)).toMatchObject({
+        etsiByState: { STARTING: 1, PROCESSING: 0, ROLLING_BACK: 0, FAILED_TEMP: 1 },
+        failedTempOldest: '2026-04-01T00:00:00.000Z', parkedOnCoordination: 1, outboxBacklog: 2, outboxOldest: '2026-02-01T00:00:00.000Z',
+        clustersByHealth: { HEALTHY: 1, UNHEALTHY: 2, UNKNOWN: 1 },
+      });
     });
   });
 

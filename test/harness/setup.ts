@@ -103,6 +103,8 @@ export async function startHarness(): Promise<void> {
     QUOTA_INSTANCES: '100000',
     // TLS material for the coordination client; tests write these files when they need them
     COORD_CLIENT_CERT_HOSTS: '127.0.0.1',
+    // the worker's probe and metrics port on a free port; it logs the port (test/e2e/metrics.test.ts reads it there)
+    WORKER_METRICS_PORT: '0',
     COORD_CA_FILE: path.join(dataDir, 'coord', 'ca.pem'), COORD_CLIENT_CERT: path.join(dataDir, 'coord', 'client.pem'), COORD_CLIENT_KEY: path.join(dataDir, 'coord', 'client-key.pem'),
   };
   delete env.OS_AUTH_URL;

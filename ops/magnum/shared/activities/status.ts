@@ -16,9 +16,10 @@ import { endHealthLoop } from '../../../../cluster/activities/health';
 import { clusterNodes } from '../../../../common/db/repos/clusters';
 import { deleteMagnumCluster, magnumClusterById, writeFenced, type NodegroupRow } from '../../../../common/db/repos/magnum/clusters';
 import { within } from '../../../../common/db/sql-store';
+import { countOperationEnd } from '../../../../common/metrics';
 import { redactString } from '../../../../common/secrets';
 import type { ClusterStatusRecord } from '../../../../engine/magnum-status';
-import { cadfActionOf, isFailed, type ClusterStatus } from '../../../../model/magnum/status';
+import { cadfActionOf, isFailed, isInProgress, type ClusterStatus } from '../../../../model/magnum/status';
 import { nodegroupsNamedIn } from '../heat-template';
 import { dispatchPending } from '../../../../notify/dispatch';
 import { cadfEventId } from '../cadf';
@@ -56,13 +57,14 @@ export function statusActivities(deps: ActivityDeps) {
       });
     },
 
-    async recordClusterStatus({ clusterId, status, statusReason }: ClusterStatusRecord): Promise<void> {
+    async recordClusterStatus({ clusterId, status, statusReason, startedAt }: ClusterStatusRecord): Promise<void> {
       const operationId = Context.current().info.workflowExecution?.workflowId ?? '';
       const reason = statusReason ? redactString(statusReason).slice(0, 4000) : null;
       const nodes = await clusterNodes(db, clusterId);
       const now = new Date().toISOString();
       let removeCluster = false;
       let cadf: CadfRecorded | undefined;
+      let ended: string | undefined;
       // the status and its CADF event in one transaction: a crash between them would lose the event once another operation fences this one off
       const cluster = await writeFenced(db, clusterId, operationId, async (q, c, groups) => {
         const { db: tx, t } = q;
@@ -77,6 +79,7 @@ export function statusActivities(deps: ActivityDeps) {
           else await tx.update(t.magnumNodegroups).set({ status: ngStatus, statusReason: why, updatedAt: now }).where(eq(t.magnumNodegroups.id, g.id));
         }
         removeCluster = c.operation === 'cluster-delete' && status === 'DELETE_COMPLETE';
+        ended = c.status !== status && !isInProgress(status) ? c.operation : undefined;
         const action = cadfActionOf(c.operation);
         const written = await magnumClusterById(within(q), clusterId);
         cadf = action && written ? await recordCadfIn(q, cfg, { row: written, operationId, status, action }) : undefined;
@@ -87,6 +90,8 @@ export function statusActivities(deps: ActivityDeps) {
         await dispatchPending(Context.current().client, cfg.taskQueue, db, [cadfEventId(operationId, status)]);
         return;
       }
+      // counted once: a retried write finds the status already there
+      if (ended) countOperationEnd({ api: 'magnum', operation: ended, state: status, final: true, startedAt });
       if (cadf) await wakeCadf(deps, cadf);
       if (removeCluster) {
         await deleteMagnumCluster(db, clusterId);

@@ -1,0 +1,2 @@
+CREATE INDEX "magnum_clusters_status" ON "magnum_clusters" USING btree ("status");--> statement-breakpoint
+CREATE INDEX "notification_outbox_pending" ON "notification_outbox" USING btree ("state","created_at");
