@@ -6,7 +6,9 @@
 # test/support/sshd.ts creates a throw-away login user with a random password
 # per test run and removes it (with its sudoers drop-in) when the run's sshd
 # stops. etcd (Debian etcd-server) is the storage of the throw-away
-# kube-apiserver of test/support/kube-apiserver.ts. test/support/sshd.ts,
+# kube-apiserver of test/support/kube-apiserver.ts; Debian's prometheus
+# package brings promtool, which test/component/monitoring-kit.test.ts checks
+# the alert rules with (its daemon is never started). test/support/sshd.ts,
 # test/support/postgres.ts and test/support/kube-apiserver.ts run this
 # script when something is missing and they are root.
 set -euo pipefail
@@ -22,11 +24,12 @@ command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 command -v sudo >/dev/null 2>&1 || missing+=(sudo)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 if [ "${#missing[@]}" -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   # policy-rc.d keeps the packages from starting the system sshd on port 22,
-  # the system PostgreSQL cluster on port 5432 and etcd on 2379.
+  # the system PostgreSQL cluster on port 5432, etcd on 2379 and Prometheus on 9090.
   created_policy=0
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
