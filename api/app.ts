@@ -25,6 +25,7 @@ import { magnumRouter } from './magnum/router';
 import { rootDocument } from './magnum/versions';
 import { keystoneCheck, sharedProbe, storeCheck, temporalCheck } from '../infra/readiness';
 import { httpMetrics, metricsRoute } from './metrics';
+import { metricsOn } from '../common/metrics';
 
 /** Magnum's /v1 (not Tacker's /v1.0). */
 const isMagnum = (path: string) => /^\/v1(\/|$)/.test(path);
@@ -41,10 +42,12 @@ export function createApp(ctx: ApiContext): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   usePolicy(ctx.policy);
-  app.use(httpMetrics());
+  if (metricsOn) {
+    app.use(httpMetrics());
+    // before authentication (Prometheus sends no token), to METRICS_ALLOWED_CIDRS only
+    app.get('/metrics', metricsRoute(ctx.db));
+  }
   app.use((req, _res, next) => { ctx.log.debug({ method: req.method, path: req.path }, 'request'); next(); });
-  // before authentication (Prometheus sends no token), to METRICS_ALLOWED_CIDRS only
-  app.get('/metrics', metricsRoute(ctx.db));
   app.use(checkHost(ctx.cfg.limits.allowedHosts, rendererFor));
   const failures = new AuthFailureLimiter(ctx.cfg.identity.failuresPerClient, ctx.cfg.identity.failureWindowMs);
   app.use(authenticate(ctx.tokens, failures, rendererFor));

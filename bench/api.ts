@@ -1,7 +1,9 @@
 /** The few SOL005/SOL003 calls the benchmark makes, as a plain fetch client. */
 import path from 'node:path';
+import type { Client } from '@temporalio/client';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { zipFolder } from '../samples/build';
+import type { Operation } from './measure';
 import type { AdminLogin } from './product';
 
 const SAMPLE = path.resolve(__dirname, '../samples/two_vdu_vnf');
@@ -119,3 +121,17 @@ export class Api {
 
 const V2 = '/vnflcm/v2';
 const opIdOf = (r: Response) => String(r.headers.get('location')).split('/').pop()!;
+
+/** Instantiate (b): create the instance untimed; time POST instantiate until its workflow returns. */
+export function instantiateOperation(api: Api, client: Client, vnfdId: string, instanceOf: Map<string, string>): Operation<string> {
+  return {
+    prepare: () => api.createInstance(vnfdId),
+    run: async (instanceId) => {
+      const opOccId = await api.instantiate(instanceId);
+      instanceOf.set(opOccId, instanceId);
+      const state = await client.workflow.getHandle(opOccId).result();
+      if (state !== 'COMPLETED') throw new Error(`instantiate ${opOccId} ended ${state}`);
+      return opOccId;
+    },
+  };
+}

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { Api } from './api';
+import { Api, instantiateOperation } from './api';
 import { baselineOperation, withBaselineWorker } from './baseline';
 import { HeatDb, spread } from './heat-db';
 import { HeatRequests, perOp } from './heat-requests';
@@ -43,20 +43,6 @@ const RESULTS = path.join(__dirname, 'results', 'latest.json');
 
 const log = (m: string) => console.log(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}`);
 const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
-
-/** Instantiate (b): create the instance untimed; time POST instantiate until its workflow returns. */
-function instantiateOperation(api: Api, client: Client, vnfdId: string, instanceOf: Map<string, string>): Operation<string> {
-  return {
-    prepare: () => api.createInstance(vnfdId),
-    run: async (instanceId) => {
-      const opOccId = await api.instantiate(instanceId);
-      instanceOf.set(opOccId, instanceId);
-      const state = await client.workflow.getHandle(opOccId).result();
-      if (state !== 'COMPLETED') throw new Error(`instantiate ${opOccId} ended ${state}`);
-      return opOccId;
-    },
-  };
-}
 
 /** Heat alone (c): the same stack created directly; resolves with "<name>/<id>". */
 function heatOperation(direct: DirectHeat, spec: Awaited<ReturnType<DirectHeat['readStack']>>['spec'], polls: number[]): Operation<void> {

@@ -38,6 +38,8 @@ export interface Product {
   temporalArgs: string[];
   /** Stops every process (also done on SIGINT/SIGTERM). */
   stop(): Promise<void>;
+  /** Stops the worker and the API and starts them again with `extraEnv` added (the same ports and store); pids follow. */
+  restartWorkerAndApi(extraEnv: Record<string, string>): Promise<void>;
 }
 
 export interface AdminLogin { authUrl: string; password: string }
@@ -95,14 +97,25 @@ export async function startProduct(o: ProductOptions = {}): Promise<Product> {
       if (name === 'api') await waitForHttp(`http://127.0.0.1:${apiPort}/healthz`, 120_000, c);
     }
     const pid = (name: string) => children.find((c) => c.name === name)!.proc.pid!;
-    return {
+    const restartWorkerAndApi = async (extraEnv: Record<string, string>) => {
+      for (const name of ['worker', 'api'] as const) {
+        const i = children.findIndex((c) => c.name === name);
+        await stopComponent(children[i], 15_000);
+        children[i] = startComponent(name, { ...envOf[name], ...extraEnv }, fs.openSync(path.join(logDir, `${name}.log`), 'a'));
+        product.pids[name] = children[i].proc.pid!;
+      }
+      await waitForHttp(`http://127.0.0.1:${apiPort}/healthz`, 120_000, children.find((c) => c.name === 'api'));
+    };
+    const product: Product = {
       dataDir, apiUrl: `http://127.0.0.1:${apiPort}`, temporalAddress: temporal.address, temporalArgs, stop, heatSleepScale,
       authUrl: cloud.authUrl, heatUrl: cloud.heatUrl, vimsimUrl: `http://127.0.0.1:${vimsimPort}`, admin: { authUrl: cloud.authUrl, password: cloud.openstack.adminPassword },
       pids: {
         temporal: findPid(['start-dev', String(temporalPort)]) ?? NaN, keystone: cloud.openstack.keystonePid, heat: cloud.openstack.heatPid,
         vimsim: cloud.simulator.proc.pid!, worker: pid('worker'), api: pid('api'),
       },
+      restartWorkerAndApi,
     };
+    return product;
   } catch (e) {
     await stop(true);
     throw new Error(`${(e as Error).message} (logs in ${logDir})`);

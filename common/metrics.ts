@@ -8,8 +8,11 @@
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
+/** METRICS=off: no instrumentation at all, and no /metrics (bench/metrics-cost.ts measures what it costs against this). */
+export const metricsOn = process.env.METRICS !== 'off';
+
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
+if (metricsOn) collectDefaultMetrics({ register: metricsRegistry });
 
 const registers = [metricsRegistry];
 /** Request and call latencies: 5 ms to 2 min. */
@@ -70,6 +73,7 @@ export function outboundTarget(purpose: string): OutboundTarget {
 
 /** Times one outbound call: `await timed('heat', () => ...)`. An exception is an 'error'; any answer, even a 5xx, is 'ok'. */
 export async function timedCall<T>(target: OutboundTarget, call: () => Promise<T>): Promise<T> {
+  if (!metricsOn) return call();
   const end = outboundDuration.startTimer({ target });
   try {
     const r = await call();
@@ -83,6 +87,7 @@ export async function timedCall<T>(target: OutboundTarget, call: () => Promise<T
 
 /** An operation entered `state`; final states (not FAILED_TEMP) also record its duration from `startedAt`. */
 export function countOperationEnd(o: { api: 'etsi' | 'magnum'; operation: string; state: string; final: boolean; startedAt?: string }): void {
+  if (!metricsOn) return;
   lcmOperations.inc({ api: o.api, operation: o.operation, state: o.state });
   const started = o.startedAt ? Date.parse(o.startedAt) : NaN;
   if (o.final && Number.isFinite(started)) lcmOperationDuration.observe({ api: o.api, operation: o.operation }, Math.max(0, (Date.now() - started) / 1000));

@@ -20,6 +20,7 @@ import { intFromEnv } from '../lib/env';
 import { keystoneCheck, storeCheck, temporalCheck } from '../infra/readiness';
 import { startProbeServer } from './probes';
 import { countRetries, freeLoopbackPort, workerMetrics } from './metrics';
+import { metricsOn } from '../common/metrics';
 
 async function main() {
   const cfg = loadConfig();
@@ -28,7 +29,7 @@ async function main() {
   const temporal = temporalConnectionSettings(cfg);
   const log = createLogger('worker', cfg.logLevel);
   // The SDK's own worker metrics on a loopback port, served with ours on the metrics port (before any connection: the runtime is made once).
-  const sdkMetrics = cfg.workerProbe ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
+  const sdkMetrics = cfg.workerProbe && metricsOn ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
   if (sdkMetrics) {
     Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: sdkMetrics, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true } } } });
   }
@@ -49,7 +50,7 @@ async function main() {
     workflowBundle: { codePath: cfg.workflowBundlePath ?? built!.codePath },
     activities,
     // an activity silent for a third of its heartbeat timeout is heartbeated for (worker/keep-alive.ts)
-    interceptors: { activity: [keepAlive, countRetries] },
+    interceptors: { activity: metricsOn ? [keepAlive, countRetries] : [keepAlive] },
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',
@@ -76,7 +77,7 @@ async function main() {
     ...cfg.workerProbe, log,
     alive: () => [worker, waits].every((w) => ['INITIALIZED', 'RUNNING'].includes(w.getState())),
     checks: [storeCheck(db), temporalCheck(client), keystoneCheck(cfg.identity.authUrl)],
-    metrics: () => workerMetrics(sdkMetrics),
+    metrics: metricsOn ? () => workerMetrics(sdkMetrics) : undefined,
   });
   log.info({ taskQueue: cfg.taskQueue, temporal: temporal.address, temporalSecurity: temporal.security, probePort: probes?.port }, 'worker started');
   await Promise.all([worker.run(), waits.run()]);

@@ -115,3 +115,29 @@ test('every purpose the outbound clients name has its target', () => {
   };
   expect(Object.fromEntries(Object.keys(purposes).map((p) => [p, outboundTarget(p)]))).toEqual(purposes);
 });
+
+test('METRICS=off: nothing is measured, and no process metrics either', async () => {
+  process.env.METRICS = 'off';
+  try {
+    await jest.isolateModulesAsync(async () => {
+      const m = await import('../../common/metrics');
+      expect(m.metricsOn).toBe(false);
+      expect(await m.timedCall('heat', async () => 'answer')).toBe('answer');
+      m.countOperationEnd({ api: 'etsi', operation: 'INSTANTIATE', state: 'COMPLETED', final: true, startedAt: new Date().toISOString() });
+      const values = (await m.metricsRegistry.getMetricsAsJSON()).flatMap((x) => x.values);
+      expect(values).toEqual([]);
+    });
+  } finally {
+    delete process.env.METRICS;
+  }
+  // and on (the default) the same calls are measured
+  await outboundTimedForComparison();
+});
+
+async function outboundTimedForComparison(): Promise<void> {
+  const { timedCall, outboundDuration } = await import('../../common/metrics');
+  const before = (await outboundDuration.get()).values.find((v) => v.metricName === 'nfv_outbound_request_duration_seconds_count' && v.labels.target === 'heat')?.value ?? 0;
+  await timedCall('heat', async () => 'answer');
+  const after = (await outboundDuration.get()).values.find((v) => v.metricName === 'nfv_outbound_request_duration_seconds_count' && v.labels.target === 'heat')?.value ?? 0;
+  expect(after - before).toBe(1);
+}
