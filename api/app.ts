@@ -25,6 +25,7 @@ import { magnumRouter } from './magnum/router';
 import { rootDocument } from './magnum/versions';
 import { keystoneCheck, sharedProbe, storeCheck, temporalCheck } from '../infra/readiness';
 import { httpMetrics, metricsRoute } from './metrics';
+import { traceRequests } from './tracing';
 import { metricsOn } from '../common/metrics';
 
 /** Magnum's /v1 (not Tacker's /v1.0). */
@@ -42,6 +43,7 @@ export function createApp(ctx: ApiContext): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   usePolicy(ctx.policy);
+  app.use(traceRequests());
   if (metricsOn) {
     app.use(httpMetrics());
     // before authentication (Prometheus sends no token), to METRICS_ALLOWED_CIDRS only

@@ -6,6 +6,7 @@ import { createLogger } from '../common/log';
 import { resealUnderCurrentKey } from '../common/db/reseal';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes } from '../common/temporal';
+import { startTracing } from '../infra/telemetry';
 import { ensureDefaultVim } from '../infra/vim';
 import { createApp } from './app';
 import { Policy } from './auth/policy';
@@ -16,6 +17,7 @@ import { reconcilePackages } from './package-reconcile';
 import { dispatchPending, reconcileNotifications } from '../notify/dispatch';
 
 async function main() {
+  const tracing = startTracing('nfv-api'); // first: the clients made below are traced
   const cfg = loadConfig();
   outboundSettings(); // a malformed OUTBOUND_* setting stops the start, not the first call
   const log = createLogger('api', cfg.logLevel);
@@ -42,6 +44,7 @@ async function main() {
   const stop = () => server.close(async () => {
     await temporal.connection.close();
     await db.close();
+    await tracing.shutdown();
     log.info('API stopped');
   });
   process.once('SIGINT', stop);

@@ -27,7 +27,7 @@ export function httpMetrics(): RequestHandler {
 }
 
 /** The matched route as declared ("/vnflcm/v1/vnf_instances/:vnfInstanceId"); "unmatched" when none answered (404, or refused before routing). */
-function routeTemplate(req: Request): string {
+export function routeTemplate(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
   if (!route || (typeof route.path !== 'string')) return 'unmatched';
   return `${req.baseUrl}${route.path}` || '/';

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import { Connection, Client, type ConnectionOptions, type TLSConfig } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client';
 import type { Config } from './config';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
@@ -186,7 +187,8 @@ export async function connectClient(
     const why = await diagnoseTemporalTransport(s.address, s.tls).catch(() => undefined);
     throw new Error(`cannot connect to Temporal at ${s.address} over ${s.security}: ${(e as Error).message}${why ? `; ${why}` : ''}`, { cause: e });
   }
-  return new Client({ connection, namespace: cfg.temporalNamespace });
+  // the active trace (the API request's span) goes with every workflow started or signalled into its headers
+  return new Client({ connection, namespace: cfg.temporalNamespace, interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] } });
 }
 
 function splitAddress(address: string): { host: string; port: number } {

@@ -8,7 +8,8 @@
  * response cap (OUTBOUND_MAX_BODY_COORD, 1 MiB), and errors that never carry
  * a secret.
  */
-import { outboundTarget, timedCall } from '../common/metrics';
+import { outboundTarget } from '../common/metrics';
+import { observedCall } from '../common/observed-call';
 import http from 'node:http';
 import https from 'node:https';
 import {
@@ -92,7 +93,7 @@ export function scrub(s: string, secrets: string[]): string {
 const purposeOf = (x: Exchange) => x.purpose ?? (x.stage === 'token' ? 'OAuth 2.0 token endpoint' : 'coordination endpoint');
 
 export function exchange(x: Exchange): Promise<ExchangeResponse> {
-  return timedCall(outboundTarget(purposeOf(x)), () => exchangeOnce(x));
+  return observedCall(outboundTarget(purposeOf(x)), x.method, () => exchangeOnce(x));
 }
 
 function exchangeOnce(x: Exchange): Promise<ExchangeResponse> {

@@ -3,7 +3,7 @@
  * stderr apart; success is the exit code), sudo fed the login password on
  * stdin, and SFTP uploads verified by size and sha256.
  */
-import { timedCall } from '../common/metrics';
+import { observedCall } from '../common/observed-call';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
@@ -88,7 +88,7 @@ export class SshSession {
   /** Runs a command; resolves with its exit code and output whatever the code.
    *  Throws SshTimeoutError (command killed) or SshConnectionLostError. */
   exec(cmd: string, o: ExecOptions = {}): Promise<ExecResult> {
-    return timedCall('ssh', () => this.execOnce(cmd, o));
+    return observedCall('ssh', 'exec', () => this.execOnce(cmd, o));
   }
 
   private execOnce(cmd: string, o: ExecOptions): Promise<ExecResult> {

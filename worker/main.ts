@@ -3,6 +3,8 @@
  * and the long polling waits on the "-waits" queue beside it (workflows/task-queues.ts).
  * Stateless apart from the shared database; run as many as you like.
  */
+import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker';
+import type { Context } from '@temporalio/activity';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities';
 import { keepAlive } from './keep-alive';
@@ -21,8 +23,13 @@ import { keystoneCheck, storeCheck, temporalCheck } from '../infra/readiness';
 import { startProbeServer } from './probes';
 import { countRetries, freeLoopbackPort, workerMetrics } from './metrics';
 import { metricsOn } from '../common/metrics';
+import { startTracing } from '../infra/telemetry';
+
+/** A span per activity, a child of its workflow's (from the task's headers); the activity's calls outside are its children. */
+const traceActivities = (ctx: Context) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) });
 
 async function main() {
+  const tracing = startTracing('nfv-worker'); // first: the clients made below are traced
   const cfg = loadConfig();
   outboundSettings(); // a malformed OUTBOUND_* setting stops the start, not the first call
   // TEMPORAL_TLS* read and checked first: a bad setting stops the worker before anything else.
@@ -50,7 +57,9 @@ async function main() {
     workflowBundle: { codePath: cfg.workflowBundlePath ?? built!.codePath },
     activities,
     // an activity silent for a third of its heartbeat timeout is heartbeated for (worker/keep-alive.ts)
-    interceptors: { activity: metricsOn ? [keepAlive, countRetries] : [keepAlive] },
+    interceptors: { activity: [keepAlive, ...(metricsOn ? [countRetries] : []), traceActivities] },
+    // the workflows' spans (the bundle's OpenTelemetry interceptors) leave through this sink
+    sinks: { exporter: makeWorkflowExporter(tracing.spanProcessor, tracing.resource) },
     // A cancel reaches a long activity with the answer to its heartbeat: send them often enough that a
     // FORCEFUL cancel stops a hook within seconds, not the SDK's default of up to a minute.
     maxHeartbeatThrottleInterval: '5s',
@@ -69,6 +78,7 @@ async function main() {
     namespace: cfg.temporalNamespace,
     taskQueue: waitsTaskQueue(cfg.taskQueue),
     activities: { awaitCoordination: activities.awaitCoordination },
+    interceptors: { activity: [traceActivities] },
     maxConcurrentActivityTaskExecutions: intFromEnv('WAIT_SLOTS', 5000),
     maxHeartbeatThrottleInterval: '10s',
   });
@@ -86,6 +96,7 @@ async function main() {
   await client.connection.close();
   await connection.close();
   await db.close();
+  await tracing.shutdown();
   log.info('worker stopped');
 }
 

@@ -15,9 +15,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 
+/**
+ * Workflow interceptors every bundle holds: OpenTelemetry's, which continue the trace a workflow was started
+ * in and carry it into its activities (they issue no command: histories replay the same with or without them;
+ * with tracing off their spans go to a no-op exporter, worker/main.ts).
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
+
 /** Writes the bundle of workflows/ to `out`; returns its size in bytes. */
 export async function bundleWorkflows(out: string): Promise<number> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: new DefaultLogger('WARN') });
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, code);
   return code.length;

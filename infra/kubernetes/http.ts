@@ -7,7 +7,7 @@
  * request, response bodies capped, and remote error text only as a short
  * masked excerpt.
  */
-import { timedCall } from '../../common/metrics';
+import { observedCall } from '../../common/observed-call';
 import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
@@ -106,7 +106,7 @@ export class KubeHttp {
    * other idle sockets may have been dropped too.
    */
   request(method: string, path: string, o: KubeRequest = {}): Promise<KubeResponse> {
-    return timedCall('kubernetes', async () => {
+    return observedCall('kubernetes', method, async () => {
       try {
         return await this.requestOnce(method, path, o, false);
       } catch (e) {

@@ -8,7 +8,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { outboundTarget, timedCall } from '../../common/metrics';
+import { outboundTarget } from '../../common/metrics';
+import { observedCall } from '../../common/observed-call';
 import { checkOutboundUrl, excerpt, MAX_BODY_SETTING, outboundSettings, policyLookup, readCapped, showUrl } from '../../common/outbound';
 
 export interface HttpResponse { status: number; headers: http.IncomingHttpHeaders; body: unknown; text: string }
@@ -40,7 +41,7 @@ export interface RequestOptions {
  * connection: the pool's other idle sockets may have been dropped too.
  */
 export function request(method: string, url: string, o: RequestOptions = {}): Promise<HttpResponse> {
-  return timedCall(outboundTarget(o.purpose ?? 'OpenStack endpoint'), async () => {
+  return observedCall(outboundTarget(o.purpose ?? 'OpenStack endpoint'), method, async () => {
     try {
       return await requestOnce(method, url, o, false);
     } catch (e) {

@@ -7,7 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Resource } from '@opentelemetry/resources';
+import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry/lib/worker';
 import { Worker } from '@temporalio/worker';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../../worker/workflow-bundle';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import { MAGNUM_CLUSTER_OPERATIONS, VNF_LCM_OPERATIONS } from '../../ops/registry';
@@ -53,8 +57,12 @@ test('every committed history replays against the current workflow code', async 
   const failures: string[] = [];
   let replayed = 0;
   // under npm test, the very bundle every worker of the run loads (WORKFLOW_BUNDLE); alone, a bundle made here
-  const code = process.env.WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } } : { workflowsPath: require.resolve('../../worker/workflows') };
-  for await (const r of Worker.runReplayHistories(code, histories)) {
+  const code = process.env.WORKFLOW_BUNDLE
+    ? { workflowBundle: { codePath: process.env.WORKFLOW_BUNDLE } }
+    : { workflowsPath: require.resolve('../../worker/workflows'), interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } };
+  // the OpenTelemetry workflow interceptors' sink, as the worker has it (spans of a replay go nowhere)
+  const sinks = { exporter: makeWorkflowExporter(new NoopSpanProcessor(), new Resource({})) };
+  for await (const r of Worker.runReplayHistories({ ...code, sinks }, histories)) {
     replayed++;
     if (r.error) failures.push(`${r.workflowId}: ${r.error.message.slice(0, 600)}`);
   }
