@@ -8,7 +8,7 @@
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
-/** METRICS=off: no instrumentation at all, and no /metrics (bench/metrics-cost.ts measures what it costs against this). */
+/** METRICS=off: no instrumentation at all, and no /metrics (bench/observability-cost.ts measures what it costs against this). */
 export const metricsOn = process.env.METRICS !== 'off';
 
 export const metricsRegistry = new Registry();
