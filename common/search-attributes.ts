@@ -6,4 +6,6 @@ export const SA_LCM_OPERATION = defineSearchAttributeKey('LcmOperation', SearchA
 export const SA_LCM_OPERATION_STATE = defineSearchAttributeKey('LcmOperationState', SearchAttributeType.KEYWORD);
 /** A cluster operation's Magnum status (CREATE_IN_PROGRESS, ...: engine/magnum-status.ts). */
 export const SA_CLUSTER_STATUS = defineSearchAttributeKey('ClusterStatus', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTES = [SA_VNF_INSTANCE_ID, SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_CLUSTER_STATUS];
+/** The OpenTelemetry trace of the API request that started the operation (README "Traces"), when tracing is on. */
+export const SA_TRACE_ID = defineSearchAttributeKey('TraceId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTES = [SA_VNF_INSTANCE_ID, SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_CLUSTER_STATUS, SA_TRACE_ID];

@@ -6,6 +6,8 @@
  * commands, no bodies.
  */
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import type { SearchAttributePair } from '@temporalio/common';
+import { SA_TRACE_ID } from './search-attributes';
 
 export const tracer = () => trace.getTracer('nfv-orchestrator');
 
@@ -27,4 +29,10 @@ export function inSpan<T>(name: string, o: { kind?: SpanKind; attributes?: Attri
 export function activeTraceId(): string | undefined {
   const span = trace.getActiveSpan();
   return span?.isRecording() ? span.spanContext().traceId : undefined;
+}
+
+/** The TraceId search attribute of an operation started in the active trace, for the Web UI; none when tracing is off. */
+export function traceAttribute(): SearchAttributePair[] {
+  const id = activeTraceId();
+  return id ? [{ key: SA_TRACE_ID, value: id }] : [];
 }

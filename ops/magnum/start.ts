@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import type { Config } from '../../common/config';
 import type { MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
 import { SA_CLUSTER_STATUS } from '../../common/search-attributes';
+import { traceAttribute } from '../../common/tracing';
 import type { MagnumOpInput } from './shared/contracts';
 import { magnumOperationModule } from '../registry';
 
@@ -24,7 +25,7 @@ export function magnumWorkflowStart(row: MagnumClusterRow, cfg: Config): { workf
     options: {
       workflowId: row.operationId, taskQueue: cfg.taskQueue, args: [input], staticSummary: summary,
       staticDetails: [`**Cluster** ${row.name} (${row.id})`, `**Project** ${row.projectId}`, `**Operation** ${row.operation}`, '```json', JSON.stringify(row.opParams, null, 2), '```'].join('\n\n'),
-      typedSearchAttributes: [{ key: SA_CLUSTER_STATUS, value: row.status }],
+      typedSearchAttributes: [{ key: SA_CLUSTER_STATUS, value: row.status }, ...traceAttribute()],
     },
   };
 }

@@ -16,6 +16,7 @@ import { createOpOcc, deleteOpOcc, markWorkflowStarted, type OpOccRow } from '..
 import type { Scope } from '../../common/db/repos/scope';
 import type { Store } from '../../common/db/store';
 import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../../common/search-attributes';
+import { traceAttribute } from '../../common/tracing';
 import type { SecretBox } from '../../common/secrets';
 import { maskBySchema } from '../../common/secret-schema';
 import type { LcmOpInput } from '../../engine/contracts';
@@ -86,6 +87,7 @@ export async function startLcmWorkflow(deps: Pick<StartDeps, 'db' | 'cfg' | 'tem
         { key: SA_VNF_INSTANCE_ID, value: op.vnfInstanceId },
         { key: SA_LCM_OPERATION, value: op.operation },
         { key: SA_LCM_OPERATION_STATE, value: 'STARTING' },
+        ...traceAttribute(),
       ],
     });
   } catch (e) {

@@ -3,7 +3,8 @@
  * own (their own task queue, beside the harness's) export OTLP to a test
  * collector on loopback. One instantiate gives one trace: the API's request
  * span, the workflow's spans, its activities' and their calls to Heat, all
- * under the trace id the API's answer names in `traceresponse`.
+ * under the trace id the API's answer names in `traceresponse`, which the
+ * op occ's workflow carries as its TraceId search attribute.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -14,7 +15,8 @@ import { sampleVariant } from '../../samples/variant';
 import { startComponent, stopComponent, waitForHttp, type Child } from '../../runtime/processes';
 import { readState } from '../harness/state';
 import { freePort } from '../harness/ports';
-import { call, eventually, onboard, opIdFrom, waitOpState } from '../support/api';
+import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from '../support/api';
+import { SA_TRACE_ID } from '../../common/search-attributes';
 
 const SAMPLE = path.resolve(__dirname, '../../samples/two_vdu_vnf');
 
@@ -76,6 +78,14 @@ test('one instantiate is one trace: the API request, the workflow, its activitie
   const traceId = /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(String(r.headers.get('traceresponse')))?.[1];
   expect(traceId).toBeDefined();
   expect((await waitOpState(opIdFrom(r), ['COMPLETED', 'FAILED_TEMP'], 90_000, 'v2', base)).operationState).toBe('COMPLETED');
+  // the op occ's workflow carries the trace id: an operator finds the trace from the op in the Web UI (TraceId="...")
+  const temporal = await temporalClient();
+  try {
+    const described = await temporal.workflow.getHandle(opIdFrom(r)).describe();
+    expect(described.typedSearchAttributes.get(SA_TRACE_ID)).toBe(traceId);
+  } finally {
+    await temporal.connection.close();
+  }
 
   const trace = await eventually('the worker\'s spans of the trace', async () => {
     const mine = spans.filter((s) => s.traceId === traceId);
