@@ -21,7 +21,8 @@ import { startCoordinationPoller } from '../ops/vnflcm/change-vnfpkg/coordinatio
 import { intFromEnv } from '../lib/env';
 import { keystoneCheck, storeCheck, temporalCheck } from '../infra/readiness';
 import { startProbeServer } from './probes';
-import { countRetries, freeLoopbackPort, workerMetrics } from './metrics';
+import { countRetries, workerMetrics } from './metrics';
+import { freePort } from '../lib/free-port';
 import { metricsOn } from '../common/metrics';
 import { startTracing } from '../infra/telemetry';
 
@@ -36,7 +37,7 @@ async function main() {
   const temporal = temporalConnectionSettings(cfg);
   const log = createLogger('worker', cfg.logLevel);
   // The SDK's own worker metrics on a loopback port, served with ours on the metrics port (before any connection: the runtime is made once).
-  const sdkMetrics = cfg.workerProbe && metricsOn ? `127.0.0.1:${await freeLoopbackPort()}` : undefined;
+  const sdkMetrics = cfg.workerProbe && metricsOn ? `127.0.0.1:${await freePort()}` : undefined;
   if (sdkMetrics) {
     Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress: sdkMetrics, countersTotalSuffix: true, unitSuffix: true, useSecondsForDurations: true } } } });
   }

@@ -5,7 +5,6 @@
  * answers both in one Prometheus text document, so one target per worker.
  */
 import http from 'node:http';
-import net from 'node:net';
 import type { Context } from '@temporalio/activity';
 import type { ActivityInterceptors } from '@temporalio/worker';
 import { activityRetries, metricsRegistry } from '../common/metrics';
@@ -20,18 +19,6 @@ export function countRetries(ctx: Context): ActivityInterceptors {
       },
     },
   };
-}
-
-/** A free loopback port for the SDK's exporter (Runtime.install takes an address, not a server). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Reads the SDK's exposition; an empty string when it does not answer (the product's metrics are still served). */

@@ -39,12 +39,17 @@ function devServer(port: number): { start(): Promise<void>; stop(): Promise<void
   let proc: ChildProcess | undefined;
   return {
     async start() {
-      proc = spawn(cli, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error'], { stdio: 'ignore' });
+      const p = spawn(cli, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      proc = p;
+      let stderr = '';
+      p.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
       const deadline = Date.now() + 30_000;
       for (;;) {
         const c = await Connection.connect({ address: `127.0.0.1:${port}`, connectTimeout: 1000 }).catch(() => undefined);
         if (c) { await c.close(); return; }
-        if (Date.now() > deadline) throw new Error('the Temporal dev server did not start');
+        // CI #56 saw it not answer for 30 s: say whether it exited, and why
+        if (p.exitCode !== null || p.signalCode !== null) throw new Error(`the Temporal dev server exited (${p.exitCode ?? p.signalCode}) on port ${port}: ${stderr.trim() || 'no output'}`);
+        if (Date.now() > deadline) throw new Error(`the Temporal dev server did not answer on port ${port} within 30 s: ${stderr.trim() || 'no output'}`);
         await sleep(200);
       }
     },

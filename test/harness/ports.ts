@@ -1,13 +1,2 @@
-import net from 'node:net';
-
-/** A free loopback TCP port (asked from the kernel). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback TCP port for the harness and the tests (lib/free-port.ts, which the worker uses too). */
+export { freePort } from '../../lib/free-port';
