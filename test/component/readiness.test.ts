@@ -18,6 +18,7 @@ import { keystoneCheck, probeAnswer, readiness, sharedProbe, storeCheck, tempora
 import { findTemporalCli } from '../../runtime/temporal-cli';
 import { startProbeServer } from '../../worker/probes';
 import { freePort } from '../harness/ports';
+import { freeStablePort } from '../../lib/free-port';
 
 const log = pino({ level: 'silent' });
 let dir: string;
@@ -71,7 +72,8 @@ async function answering(status: number): Promise<{ url: string; close(): Promis
 }
 
 test('Temporal: unready while its server is stopped, ready again when it returns, and never slower than the bound', async () => {
-  const port = await freePort();
+  // started again on the same port: one no other process's outgoing connection can take meanwhile (CI #56)
+  const port = await freeStablePort();
   const temporal = devServer(port);
   await temporal.start();
   const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
