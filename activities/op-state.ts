@@ -1,8 +1,8 @@
 /** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
-import { countOperationEnd } from '../common/metrics';
 import { Context } from '@temporalio/activity';
 import type { z } from 'zod';
 import { recordStep, updateOpOccWith } from '../common/db/repos/op-occs';
+import { countOperationEnd } from '../common/metrics';
 import { dispatchPending } from '../notify/dispatch';
 import { queueStateNotifications } from '../notify/etsi/op-state';
 import type { ProblemDetails } from '../common/problem';
@@ -45,10 +45,10 @@ export function opStateActivities({ db, box, cfg }: ActivityDeps, requestSchemaO
       }, (q, row) => queueStateNotifications(q, cfg.apiBaseUrl, row, a.state));
       // after the commit: wake the deliveries (also those a crash before this point left unsignalled)
       await dispatchPending(Context.current().client, cfg.taskQueue, db, [op.vnfInstanceId]);
-      // A change_vnfpkg's target was held IN_USE while the op ran (re-run on a retried write: idempotent).
-      if (FINAL_STATES.includes(a.state)) await releaseChangeTarget(db, a.opOccId);
-      // counted once: a retried write finds the state already there
       const final = FINAL_STATES.includes(a.state);
+      // A change_vnfpkg's target was held IN_USE while the op ran (re-run on a retried write: idempotent).
+      if (final) await releaseChangeTarget(db, a.opOccId);
+      // counted once: a retried write finds the state already there
       if (changed && (final || a.state === 'FAILED_TEMP')) countOperationEnd({ api: 'etsi', operation: op.operation, state: a.state, final, startedAt: op.startTime });
     },
 

@@ -13,7 +13,6 @@ import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@open
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 
 export interface Tracing {
-  enabled: boolean;
   resource: Resource;
   /** Where the worker's workflow spans go too (the SDK's workflow exporter sink). */
   spanProcessor: SpanProcessor;
@@ -21,13 +20,13 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-export const tracingConfigured = (env: NodeJS.ProcessEnv = process.env) => Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
-
 export function startTracing(service: 'nfv-api' | 'nfv-worker'): Tracing {
   const resource = new Resource({ 'service.name': process.env.OTEL_SERVICE_NAME || service });
-  if (!tracingConfigured()) return { enabled: false, resource, spanProcessor: new NoopSpanProcessor(), shutdown: async () => undefined };
+  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT && !process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
+    return { resource, spanProcessor: new NoopSpanProcessor(), shutdown: async () => undefined };
+  }
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter());
   const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
   provider.register();
-  return { enabled: true, resource, spanProcessor, shutdown: () => provider.shutdown() };
+  return { resource, spanProcessor, shutdown: () => provider.shutdown() };
 }

@@ -3,13 +3,13 @@
  * stderr apart; success is the exit code), sudo fed the login password on
  * stdin, and SFTP uploads verified by size and sha256.
  */
-import { observedCall } from '../common/observed-call';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import {
   SshCommandError, SshConnectionLostError, SshError, SshTimeoutError, SshUploadError,
 } from './errors';
+import { observedCall } from '../common/observed-call';
 import { redactSecrets } from '../common/secrets';
 
 export interface ExecResult {
