@@ -11,6 +11,7 @@ import { sampleVariant } from '../../samples/variant';
 import { readState } from '../harness/state';
 import { adminToken, call, onboard, opIdFrom, waitOpState } from '../support/api';
 import { keystoneUser, type TestUser } from '../support/identity';
+import { fetchAgainIfIdleClosed } from '../support/fetch-again';
 
 const SAMPLE = path.resolve(__dirname, '../../samples/two_vdu_vnf');
 const body = (extra: Record<string, unknown> = {}) => ({
@@ -54,7 +55,8 @@ beforeAll(async () => {
 
 /** A Keystone call with `token` as the caller's and the subject token. */
 async function keystone(method: string, p: string, token: string, body?: unknown) {
-  const r = await fetch(`${readState().keystoneUrl}${p}`, {
+  // Keystone's gunicorn closes idle keep-alive sockets after 2 s: CI #58 met one (ECONNRESET) on a reused socket
+  const r = await fetchAgainIfIdleClosed(`${readState().keystoneUrl}${p}`, {
     method, headers: { 'x-auth-token': token, 'x-subject-token': token, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined,
   });
   return { status: r.status, body: r.status === 204 ? undefined : await r.json() as any };
