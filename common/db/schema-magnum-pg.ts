@@ -1,6 +1,9 @@
 /**
- * The PostgreSQL twin of schema-magnum.ts: the same tables and columns
- * (jsonb, boolean, serial ids); row types checked equal in store-pg.ts.
+ * GENERATED from schema-magnum.ts by scripts/generate-pg-schema.ts: do not edit.
+ * Edit schema-magnum.ts and run `npm run db:schema:pg`. The PostgreSQL twin of
+ * schema-magnum.ts (DATABASE_URL=postgres://...): the same tables and columns under the
+ * same names, with PostgreSQL's types (jsonb, boolean, bytea, bigint, serial).
+ * Row types are checked equal in store-pg.ts. Migrations: drizzle-pg/.
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';

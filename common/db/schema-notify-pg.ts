@@ -1,4 +1,10 @@
-/** The PostgreSQL twin of schema-notify.ts (jsonb, boolean); row types checked equal in store-pg.ts. */
+/**
+ * GENERATED from schema-notify.ts by scripts/generate-pg-schema.ts: do not edit.
+ * Edit schema-notify.ts and run `npm run db:schema:pg`. The PostgreSQL twin of
+ * schema-notify.ts (DATABASE_URL=postgres://...): the same tables and columns under the
+ * same names, with PostgreSQL's types (jsonb, boolean, bytea, bigint, serial).
+ * Row types are checked equal in store-pg.ts. Migrations: drizzle-pg/.
+ */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { StoredSubscriptionFilter, StoredSubscriptionAuth } from '../../model/subscriptions';

@@ -1,12 +1,12 @@
 /**
- * The PostgreSQL twin of schema.ts (DATABASE_URL=postgres://...): the same
- * tables and columns under the same names, with PostgreSQL's types (jsonb,
- * boolean, bytea). The row types equal schema.ts's (checked at compile time
- * in store-pg.ts, and the columns by test/component/store-schema-parity.test.ts), so
- * the repositories are written once. Migrations: drizzle-pg/.
+ * GENERATED from schema.ts by scripts/generate-pg-schema.ts: do not edit.
+ * Edit schema.ts and run `npm run db:schema:pg`. The PostgreSQL twin of
+ * schema.ts (DATABASE_URL=postgres://...): the same tables and columns under the
+ * same names, with PostgreSQL's types (jsonb, boolean, bytea, bigint, serial).
+ * Row types are checked equal in store-pg.ts. Migrations: drizzle-pg/.
  */
 import { sql } from 'drizzle-orm';
-import { pgTable, text, boolean, jsonb, bigint, integer, primaryKey, index, uniqueIndex, customType, check } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 
 import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 import type { Vnfd } from '../../model/vnfd';
@@ -15,12 +15,18 @@ import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import type { ClusterPkiCerts } from '../../model/cluster';
 import { CLUSTER_KINDS, HEALTH_STATUSES, JOIN_STATES, NODE_ROLES, type ClusterSettings } from '../../model/cluster';
 
-type Json = Record<string, unknown>;
-
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
+type Json = Record<string, unknown>;
+
+/**
+ * Every resource has an owning Keystone project (`project_id`); the
+ * repositories in common/db/repos filter every query by it. Rows from
+ * before ownership existed have '' and are seen by admins only.
+ */
 export const vims = pgTable('vims', {
   id: text('id').primaryKey(),
+  /** Owning project; the configured default VIM is the admin project's, shared read-only with every project. */
   projectId: text('project_id').notNull().default(''),
   shared: boolean('shared').notNull().default(false),
   name: text('name').notNull(),
@@ -35,6 +41,7 @@ export const vims = pgTable('vims', {
   region: text('region').notNull().default('RegionOne'),
   caCert: text('ca_cert'),
   isDefault: boolean('is_default').notNull().default(false),
+  /** Tacker's VIM status: REACHABLE when its Keystone accepted the credentials at registration. */
   status: text('status').notNull().default('REACHABLE'),
   /**
    * Set on a project's access to a shared VIM (infra/vim-access): the shared VIM's id. Such a row acts
@@ -60,9 +67,13 @@ export const vnfPackages = pgTable('vnf_packages', {
   vnfSoftwareVersion: text('vnf_software_version'),
   vnfdVersion: text('vnfd_version'),
   checksum: jsonb('checksum').$type<{ algorithm: string; hash: string }>(),
+  /** ProblemDetails of the last failed onboarding, cleared on success. */
   onboardingFailureDetails: jsonb('onboarding_failure_details').$type<Json>(),
+  /** The parsed VNFD model (model/vnfd.ts). */
   vnfd: jsonb('vnfd').$type<Vnfd>(),
+  /** Paths of the VNFD yaml files (entry + imports), for GET .../vnfd. */
   vnfdFiles: jsonb('vnfd_files').$type<string[]>(),
+  /** SOL005 softwareImages[] and additionalArtifacts[], computed at onboarding. */
   softwareImages: jsonb('software_images').$type<Json[]>(),
   additionalArtifacts: jsonb('additional_artifacts').$type<Json[]>(),
   /** Size of the uploaded zip, counted against the project's QUOTA_PACKAGE_BYTES (null before an upload). */
@@ -77,27 +88,43 @@ export const vnfPackages = pgTable('vnf_packages', {
   check('vnf_packages_usage_state', sql.raw(inList('usage_state', USAGE_STATES))),
 ]);
 
+/*
+ * Package content (uploaded zips, the files of onboarded packages) is in the
+ * content store (vnfpkg/content-store): the content_* tables below or a
+ * directory. Migration 0004 renamed the BLOB table of zips to
+ * legacy_package_contents, which the API empties into the content store at
+ * start (api/package-reconcile.ts).
+ */
+
+/** The index of an onboarded package's files (artifacts, BaseHOT, scripts); the bytes are in the content store under "<packageId>/files/<path>". */
 export const vnfPackageFiles = pgTable('vnf_package_files', {
   packageId: text('package_id').notNull().references(() => vnfPackages.id, { onDelete: 'cascade' }),
   path: text('path').notNull(),
+  /** The bytes, as versions before the content store kept them; the API moves them to the content store at start (NULL after). */
   legacyContent: bytea('content'),
+  /** NULL only on rows of older versions not moved yet. */
   size: bigint('size', { mode: 'number' }),
   sha256: text('sha256'),
 }, (t) => [primaryKey({ columns: [t.packageId, t.path] })]);
 
+/** The database content store's objects: a key names the object (one put) whose chunks are complete; written last, so a half-written object has no row. */
 export const contentObjects = pgTable('content_objects', {
   key: text('key').primaryKey(),
+  /** Which put's chunks (content_chunks.object_id): a new put of the key gets a new id, the old chunks go when it commits. */
   objectId: text('object_id').notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
+  /** Bytes per chunk (the last may be shorter). */
   chunkSize: integer('chunk_size').notNull(),
   sha256: text('sha256').notNull(),
   createdAt: text('created_at').notNull(),
 }, (t) => [uniqueIndex('content_objects_object_id').on(t.objectId)]);
 
+/** The bytes of content objects, about 1 MiB a row, read one row at a time. */
 export const contentChunks = pgTable('content_chunks', {
   objectId: text('object_id').notNull(),
   seq: integer('seq').notNull(),
   data: bytea('data').notNull(),
+  /** Chunks of no object older than a day are from a put that died with its process (swept at API start). */
   writtenAt: text('written_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.objectId, t.seq] })]);
 
@@ -113,13 +140,18 @@ export const vnfInstances = pgTable('vnf_instances', {
   vnfSoftwareVersion: text('vnf_software_version').notNull(),
   vnfdVersion: text('vnfd_version').notNull(),
   instantiationState: text('instantiation_state', { enum: INSTANTIATION_STATES }).notNull(),
+  /** Shown vimConnectionInfo (no secrets). */
   vimConnectionInfo: jsonb('vim_connection_info').$type<Json[]>().notNull(),
   instantiatedVnfInfo: jsonb('instantiated_vnf_info').$type<InstantiatedVnfInfo>(),
   metadata: jsonb('metadata').$type<Json>().notNull(),
+  /** SOL003 VnfInstance.extensions and vnfConfigurableProperties (ModifyVnfInfo merges into them; null until set). */
   extensions: jsonb('extensions').$type<Json>(),
   vnfConfigurableProperties: jsonb('vnf_configurable_properties').$type<Json>(),
+  /** Heat stack the instance lives in; kept across failed operations. */
   stackId: text('stack_id'),
+  /** Which VIM (vims.id) the instance runs on. */
   vimId: text('vim_id').references(() => vims.id),
+  /** The InstantiateVnfRequest it was instantiated with (sealed: it may hold secrets); heal and scale rebuild from it. */
   instantiateParamsSealed: text('instantiate_params_sealed'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
@@ -129,6 +161,7 @@ export const vnfInstances = pgTable('vnf_instances', {
 
 export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   id: text('id').primaryKey(),
+  /** The instance's project, copied so op occ queries filter without a join. */
   projectId: text('project_id').notNull().default(''),
   vnfInstanceId: text('vnf_instance_id').notNull(),
   operation: text('operation', { enum: LCM_OPERATIONS }).notNull(),
@@ -136,19 +169,26 @@ export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   stateEnteredTime: text('state_entered_time').notNull(),
   startTime: text('start_time').notNull(),
   isAutomaticInvocation: boolean('is_automatic_invocation').notNull().default(false),
+  /** Request body with secrets masked (what the API shows). */
   operationParams: jsonb('operation_params').$type<Json>().notNull(),
+  /** The full request, encrypted; activities read secrets from here. */
   operationParamsSealed: text('operation_params_sealed').notNull(),
   isCancelPending: boolean('is_cancel_pending').notNull().default(false),
   cancelMode: text('cancel_mode', { enum: CANCEL_MODES }),
   error: jsonb('error').$type<Json>(),
   resourceChanges: jsonb('resource_changes').$type<Json>(),
   changedInfo: jsonb('changed_info').$type<Json>(),
+  /** SOL003 changedExtConnectivity: the ext VLs a change_ext_conn changed. */
   changedExtConnectivity: jsonb('changed_ext_connectivity').$type<ExtVirtualLinkInfo[]>(),
   lcmCoordinations: jsonb('lcm_coordinations').$type<Json[]>(),
   rejectedLcmCoordinations: jsonb('rejected_lcm_coordinations').$type<Json[]>(),
+  /** Which step the workflow is on (shown while PROCESSING/ROLLING_BACK). */
   currentStep: text('current_step'),
+  /** change_vnfpkg: how far the rolling update got (VNFCs moved, coordinated, rolled back), written by its child workflows. */
   rollingProgress: jsonb('rolling_progress').$type<{ moved?: number; coordinated?: number; rolledBack?: number }>(),
+  /** The last state its notifications were queued for (null: none yet; the first queues START). */
   notifiedState: text('notified_state', { enum: OP_STATES }),
+  /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: boolean('workflow_started').notNull().default(false),
 }, (t) => [
   index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId, t.startTime, t.id), index('op_occs_started').on(t.startTime, t.id),
@@ -158,6 +198,7 @@ export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   check('op_occs_cancel_mode', sql.raw(`cancel_mode IS NULL OR ${inList('cancel_mode', CANCEL_MODES)}`)),
 ]);
 
+/** SSH host keys pinned per VNFC on first use; a heal that replaces the VNFC's server forgets its pin. */
 export const sshHostKeys = pgTable('ssh_host_keys', {
   vnfcId: text('vnfc_id').primaryKey(),
   fingerprint: text('fingerprint').notNull(),

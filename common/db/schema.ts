@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { sqliteTable, text, integer, blob, primaryKey, index, uniqueIndex, check } from 'drizzle-orm/sqlite-core';
+import { int64 } from './columns';
 
 import type { ExtVirtualLinkInfo, InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 import type { Vnfd } from '../../model/vnfd';
@@ -73,7 +74,7 @@ export const vnfPackages = sqliteTable('vnf_packages', {
   softwareImages: text('software_images', { mode: 'json' }).$type<Json[]>(),
   additionalArtifacts: text('additional_artifacts', { mode: 'json' }).$type<Json[]>(),
   /** Size of the uploaded zip, counted against the project's QUOTA_PACKAGE_BYTES (null before an upload). */
-  contentBytes: integer('content_bytes'),
+  contentBytes: int64('content_bytes'),
   createdAt: text('created_at').notNull(),
 }, (t) => [
   index('vnf_packages_vnfd_id').on(t.vnfdId), index('vnf_packages_project').on(t.projectId, t.createdAt, t.id), index('vnf_packages_created').on(t.createdAt, t.id),
@@ -99,7 +100,7 @@ export const vnfPackageFiles = sqliteTable('vnf_package_files', {
   /** The bytes, as versions before the content store kept them; the API moves them to the content store at start (NULL after). */
   legacyContent: blob('content', { mode: 'buffer' }),
   /** NULL only on rows of older versions not moved yet. */
-  size: integer('size'),
+  size: int64('size'),
   sha256: text('sha256'),
 }, (t) => [primaryKey({ columns: [t.packageId, t.path] })]);
 
@@ -108,7 +109,7 @@ export const contentObjects = sqliteTable('content_objects', {
   key: text('key').primaryKey(),
   /** Which put's chunks (content_chunks.object_id): a new put of the key gets a new id, the old chunks go when it commits. */
   objectId: text('object_id').notNull(),
-  size: integer('size').notNull(),
+  size: int64('size').notNull(),
   /** Bytes per chunk (the last may be shorter). */
   chunkSize: integer('chunk_size').notNull(),
   sha256: text('sha256').notNull(),
@@ -218,9 +219,9 @@ export const coordinationWaits = sqliteTable('coordination_waits', {
   taskToken: text('task_token').notNull(),
   /** The EM's Location after its 202; none while the POST is refused with 503. */
   location: text('location'),
-  deadline: integer('deadline').notNull(),
-  timeoutMs: integer('timeout_ms').notNull(),
-  nextPollAt: integer('next_poll_at').notNull(),
+  deadline: int64('deadline').notNull(),
+  timeoutMs: int64('timeout_ms').notNull(),
+  nextPollAt: int64('next_poll_at').notNull(),
 }, (t) => [index('coordination_waits_due').on(t.nextPollAt)]);
 
 /**
