@@ -5,6 +5,8 @@
  *   e2e         the shared harness (test/harness): one Temporal, Keystone, Heat, simulator, worker, API
  *   disruptive  the shared harness, changed for everyone while it runs (worker kills and restarts,
  *               cloud-wide faults, whole-product start/stop, multi-host, TLS): last and alone
+ * The simulator's own tests (vimsim/test/unit, vimsim/test/component) run in the unit and
+ * component tiers; `npm test -w @nfv-orchestrator/vimsim` runs them alone (vimsim/jest.config.js).
  * `npm test` (scripts/test.ts) runs them in that order, starting the harness once for e2e and
  * disruptive; a plain `npx jest <file>` starts it through globalSetup when the file needs it.
  */
@@ -24,8 +26,8 @@ module.exports = {
   testTimeout: 120000,
   reporters: ['default', '<rootDir>/test/harness/timings-reporter.js'],
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/harness/no-servers.ts'] },
-    { ...base, displayName: 'component', testMatch: ['<rootDir>/test/component/**/*.test.ts'], testEnvironment: '<rootDir>/test/harness/leak-check-environment.ts' },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/vimsim/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/harness/no-servers.ts'] },
+    { ...base, displayName: 'component', testMatch: ['<rootDir>/test/component/**/*.test.ts', '<rootDir>/vimsim/test/component/**/*.test.ts'], testEnvironment: '<rootDir>/test/harness/leak-check-environment.ts' },
     { ...withHarness, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
     { ...withHarness, displayName: 'disruptive', testMatch: ['<rootDir>/test/disruptive/**/*.test.ts'] },
   ],

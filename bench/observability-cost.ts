@@ -24,7 +24,7 @@ import { Api, instantiateOperation } from './api';
 import { percentile, throughput, warmUp } from './measure';
 import { cpuMeter } from './procs';
 import { startProduct } from './product';
-import { freePort } from '../lib/free-port';
+import { freePort } from '@nfv-orchestrator/lib/free-port';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || '3');
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || '10');

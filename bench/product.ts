@@ -12,7 +12,7 @@ import { startCloud, type RunningCloud } from '../runtime/cloud';
 import { ensureKubeToolchain } from '../runtime/kube';
 import { DevServer, startDevServer } from '../runtime/dev-server';
 import { Child, scriptsWorkerEnv, startComponent, stopComponent, waitForHttp } from '../runtime/processes';
-import { freePort } from '../lib/free-port';
+import { freePort } from '@nfv-orchestrator/lib/free-port';
 import { findPid } from './procs';
 
 export const TASK_QUEUE = 'nfv-lcm-bench';

@@ -13,8 +13,8 @@
  *   EM_TLS_REQUEST_CLIENT_CERT  true|false, default true when EM_TLS_CA is set (mutual TLS)
  *   EM_LOG_LEVEL            info
  */
-import { intFromEnv } from '../lib/env';
-import { stopOnSignal } from '../lib/stop-on-signal';
+import { intFromEnv } from '@nfv-orchestrator/lib/env';
+import { stopOnSignal } from '@nfv-orchestrator/lib/stop-on-signal';
 import fs from 'node:fs';
 import pino from 'pino';
 import { z } from 'zod';

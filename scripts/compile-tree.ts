@@ -34,8 +34,34 @@ export function compileTree(out: string): number {
       fs.symlinkSync(src, dest);
     }
   }
-  for (const dir of ['node_modules', '.tools']) if (fs.existsSync(path.join(ROOT, dir))) fs.symlinkSync(path.join(ROOT, dir), path.join(out, dir));
+  if (fs.existsSync(path.join(ROOT, '.tools'))) fs.symlinkSync(path.join(ROOT, '.tools'), path.join(out, '.tools'));
+  linkNodeModules(out);
   return compiled;
+}
+
+/**
+ * out/node_modules: a link to each of the checkout's packages, except that
+ * the workspace packages (lib, vimsim: npm links them into node_modules) point
+ * at their compiled folders in `out`, so `@nfv-orchestrator/lib/env` is
+ * compiled JavaScript there too.
+ */
+function linkNodeModules(out: string): void {
+  const modules = path.join(ROOT, 'node_modules');
+  if (!fs.existsSync(modules)) return;
+  const workspaces = new Map<string, string>(
+    (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces as string[] ?? [])
+      .map((dir) => [JSON.parse(fs.readFileSync(path.join(ROOT, dir, 'package.json'), 'utf8')).name as string, dir]),
+  );
+  const link = (name: string) => {
+    const dest = path.join(out, 'node_modules', name);
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    const workspace = workspaces.get(name);
+    fs.symlinkSync(workspace ? path.join(out, workspace) : path.join(modules, name), dest);
+  };
+  for (const entry of fs.readdirSync(modules)) {
+    if (!entry.startsWith('@')) { link(entry); continue; }
+    for (const scoped of fs.readdirSync(path.join(modules, entry))) link(`${entry}/${scoped}`);
+  }
 }
 
 if (require.main === module) {

@@ -10,8 +10,8 @@
 import path from 'node:path';
 import pino from 'pino';
 import { z } from 'zod';
-import { intFromEnv } from '../lib/env';
-import { stopOnSignal } from '../lib/stop-on-signal';
+import { intFromEnv } from '@nfv-orchestrator/lib/env';
+import { stopOnSignal } from '@nfv-orchestrator/lib/stop-on-signal';
 import { DEFAULT_DELAY_MS, DEFAULT_PORT, DEFAULT_SSH_PORT, DEFAULT_SSH_USERS, startVimSim } from './server';
 
 const SshUsersEnv = z.array(

@@ -18,11 +18,11 @@ import { bundleInChild } from './workflow-bundle';
 import { waitsTaskQueue } from '../workflows/task-queues';
 import { coordinationExchanges } from '../ops/vnflcm/change-vnfpkg/coordination-exchanges';
 import { startCoordinationPoller } from '../ops/vnflcm/change-vnfpkg/coordination-parking';
-import { intFromEnv } from '../lib/env';
+import { intFromEnv } from '@nfv-orchestrator/lib/env';
 import { keystoneCheck, storeCheck, temporalCheck } from '../infra/readiness';
 import { startProbeServer } from './probes';
 import { countRetries, workerMetrics } from './metrics';
-import { freePort } from '../lib/free-port';
+import { freePort } from '@nfv-orchestrator/lib/free-port';
 import { metricsOn } from '../common/metrics';
 import { startTracing } from '../infra/telemetry';
 

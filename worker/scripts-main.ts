@@ -10,7 +10,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { scriptActivities } from '../activities/scripts';
 import { loadConfig } from '../common/config';
-import { intFromEnv } from '../lib/env';
+import { intFromEnv } from '@nfv-orchestrator/lib/env';
 import { createLogger } from '../common/log';
 import { temporalConnectionSettings } from '../common/temporal';
 import { scriptChannelKeyFromEnv } from '../mgmt/script-channel';

@@ -4,7 +4,7 @@
  * `sudo tee`, mode 0600 for secrets) in steps.ts.
  */
 import { stringify } from 'yaml';
-import { parseDuration } from '../../lib/go-duration';
+import { parseDuration } from '@nfv-orchestrator/lib/go-duration';
 import { endpointHost, endpointHostPort, type ClusterSecrets, type ClusterSettings, type RegistrySetting } from '../../model/cluster';
 import { aptConfString, systemdEnvironment } from '../../mgmt/private-registry/config-quote';
 

@@ -1,6 +1,6 @@
 /**
  * The layering rule of .dependency-cruiser.cjs: imports point down, no
- * circles, the simulator apart. The tree has no violation at all; and the
+ * circles, the simulator apart, lib/ named by its package. The tree has no violation at all; and the
  * rule itself catches an upward import and a circle (checked on a small tree
  * of its own, so that a config that matches nothing cannot pass).
  */
@@ -36,7 +36,14 @@ test('the rule catches an upward import, a circle and a product import in the si
     write('common/config.ts', "import type { route } from '../api/route';\nexport const setting = 1;\nexport type R = typeof route;\n");
     write('infra/a.ts', "import { b } from './b';\nexport const a = b;\n");
     write('infra/b.ts', "import type { a } from './a';\nexport const b = 2;\nexport type A = typeof a;\n");
-    write('vimsim/x.ts', "import { setting } from '../common/config';\nimport { h } from '../lib/h';\nexport const x = setting + h;\n");
+    // lib/ is the workspace package @nfv-orchestrator/lib, as npm links it
+    write('package.json', JSON.stringify({ name: 'root', workspaces: ['lib', 'vimsim'], dependencies: { '@nfv-orchestrator/lib': '0.1.0' } }));
+    write('lib/package.json', JSON.stringify({ name: '@nfv-orchestrator/lib', version: '0.1.0' }));
+    write('vimsim/package.json', JSON.stringify({ name: '@nfv-orchestrator/vimsim', dependencies: { '@nfv-orchestrator/lib': '0.1.0' } }));
+    fs.mkdirSync(path.join(dir, 'node_modules/@nfv-orchestrator'), { recursive: true });
+    fs.symlinkSync('../../lib', path.join(dir, 'node_modules/@nfv-orchestrator/lib'));
+    write('vimsim/x.ts', "import { setting } from '../common/config';\nimport { h } from '@nfv-orchestrator/lib/h';\nexport const x = setting + h;\n");
+    write('vimsim/y.ts', "import { h } from '../lib/h';\nexport const y = h;\n");
     write('lib/h.ts', 'export const h = 3;\n');
     write('lib/up.ts', "import { setting } from '../common/config';\nexport const up = setting;\n");
     const r = depcruise(dir, ['api', 'common', 'infra', 'vimsim', 'lib']);
@@ -44,8 +51,9 @@ test('the rule catches an upward import, a circle and a product import in the si
     expect(r.out).toMatch(/no-upward-from-common: common\/config\.ts → api\/route\.ts/);
     expect(r.out).toMatch(/no-circular: infra\/(a|b)\.ts →/);
     expect(r.out).toMatch(/simulator-self-contained: vimsim\/x\.ts → common\/config\.ts/);
-    // lib/ is below everything: the simulator may use it, and it may use nothing of the product
+    // lib/ is below everything: the simulator may use it by its package name, and it may use nothing of the product
     expect(r.out).not.toMatch(/vimsim\/x\.ts → lib\/h\.ts/);
+    expect(r.out).toMatch(/lib-by-package-name: vimsim\/y\.ts → lib\/h\.ts/);
     expect(r.out).toMatch(/no-upward-from-libraries: lib\/up\.ts → common\/config\.ts/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { keystoneCheck, probeAnswer, readiness, sharedProbe, storeCheck, tempora
 import { findTemporalCli } from '../../runtime/temporal-cli';
 import { startProbeServer } from '../../worker/probes';
 import { freePort } from '../harness/ports';
-import { freeStablePort } from '../../lib/free-port';
+import { freeStablePort } from '@nfv-orchestrator/lib/free-port';
 
 const log = pino({ level: 'silent' });
 let dir: string;

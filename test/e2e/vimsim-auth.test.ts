@@ -5,7 +5,7 @@
  * engine uses) acts for the trustor; Keystone out of reach is a 503.
  */
 import { freePort } from '../harness/ports';
-import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
+import { PUBLIC_NETWORK_ID, seedImageId } from '@nfv-orchestrator/vimsim/store/seed';
 import { admin, CloudClient, embeddedCloud, ensureMember, ensureServiceUser, http, login, startTestSim, type TestSim } from '../support/vimsim-helpers';
 
 describe('vimsim auth', () => {

@@ -5,7 +5,7 @@
  * with confirm and revert, rebuild), interfaces, metadata, tags, key pairs,
  * and the real 404 after a delete.
  */
-import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
+import { PUBLIC_NETWORK_ID, seedImageId } from '@nfv-orchestrator/vimsim/store/seed';
 import { admin, CloudClient, embeddedCloud, ensureMember, http, startTestSim, type TestSim } from '../support/vimsim-helpers';
 
 const UBUNTU = seedImageId('ubuntu-20.04');

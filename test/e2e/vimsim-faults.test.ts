@@ -4,7 +4,7 @@
  * BUILD or deleting until the fault is removed, a port Neutron refuses, a
  * volume in error. Each with the status_reason Heat reports.
  */
-import type { VimSim } from '../../vimsim/server';
+import type { VimSim } from '@nfv-orchestrator/vimsim/server';
 import { admin, CloudClient, embeddedCloud, HeatTestClient, regionFor, startTestSim } from '../support/vimsim-helpers';
 
 const run = Math.random().toString(36).slice(2, 7);

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { VimSim } from '../../vimsim/server';
+import type { VimSim } from '@nfv-orchestrator/vimsim/server';
 import { admin, CloudClient, embeddedCloud, HeatTestClient, regionFor, startTestSim } from '../support/vimsim-helpers';
 import { freePort, sshConnect, sshExec, type Connected } from '../support/vimsim-ssh-helpers';
 

@@ -4,7 +4,7 @@
  * missing envelopes, deep nesting, absurd query parameters, odd paths and
  * methods, a name filter built to backtrack forever.
  */
-import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
+import { PUBLIC_NETWORK_ID, seedImageId } from '@nfv-orchestrator/vimsim/store/seed';
 import { admin, CloudClient, embeddedCloud, http, login, startTestSim, type TestSim } from '../support/vimsim-helpers';
 
 describe('vimsim hostile input', () => {

@@ -6,7 +6,7 @@
  * deleting → a real 404.
  */
 import { createHash } from 'node:crypto';
-import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
+import { PUBLIC_NETWORK_ID, seedImageId } from '@nfv-orchestrator/vimsim/store/seed';
 import { CloudClient, http, startTestSim, type TestSim } from '../support/vimsim-helpers';
 
 const SEED_IMAGES = [

@@ -12,9 +12,9 @@
  */
 import http from 'node:http';
 import type { Client } from 'ssh2';
-import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
+import { PUBLIC_NETWORK_ID, seedImageId } from '@nfv-orchestrator/vimsim/store/seed';
 import { admin, CloudClient, startTestSim, type TestSim } from '../support/vimsim-helpers';
-import { tackerHaproxyCfg, tackerKeepalivedConf } from '../support/tacker-lb-configs';
+import { tackerHaproxyCfg, tackerKeepalivedConf } from '@nfv-orchestrator/vimsim/test/support/tacker-lb-configs';
 import { must, sh } from '../support/vimsim-node-shell';
 import { freePort, sshConnect } from '../support/vimsim-ssh-helpers';
 

@@ -5,7 +5,7 @@
  * neutronclient's list filters, fields and paging, in-use conflicts, tags,
  * security groups with the per-project default, extensions.
  */
-import { PRIVATE_NETWORK_ID, PUBLIC_NETWORK_ID } from '../../vimsim/store/seed';
+import { PRIVATE_NETWORK_ID, PUBLIC_NETWORK_ID } from '@nfv-orchestrator/vimsim/store/seed';
 import { CloudClient, embeddedCloud, ensureMember, http, startTestSim, type TestSim } from '../support/vimsim-helpers';
 
 describe('vimsim network (Neutron v2.0)', () => {

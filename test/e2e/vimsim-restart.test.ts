@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
+import { PUBLIC_NETWORK_ID, seedImageId } from '@nfv-orchestrator/vimsim/store/seed';
 import { freePort } from '../harness/ports';
 import { admin, CloudClient, embeddedCloud, ensureServiceUser, http, tempDataDir } from '../support/vimsim-helpers';
 import { sshConnect, sshExec } from '../support/vimsim-ssh-helpers';
@@ -22,7 +22,7 @@ describe('vimsim restart (kill -9)', () => {
   let env: NodeJS.ProcessEnv;
 
   const start = async (delayMs: number) => {
-    proc = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../vimsim/main.ts')], {
+    proc = spawn(process.execPath, ['--import', 'tsx', require.resolve('@nfv-orchestrator/vimsim/main.ts')], {
       cwd: path.resolve(__dirname, '../..'),
       env: { ...env, VIMSIM_DELAY_MS: String(delayMs) },
       stdio: ['ignore', 'ignore', fs.openSync(path.join(dataDir, 'vimsim.log'), 'a')],

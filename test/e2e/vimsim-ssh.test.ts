@@ -5,9 +5,9 @@
  * registry behave plausibly and are recorded; command faults; a rebuild
  * gives a fresh host; delete closes the listener; a restart keeps the host key.
  */
-import { newEd25519KeyPair } from '../../lib/ssh-keys';
-import { writeImageArchive } from '../../vimsim/ssh/host/tar';
-import { PUBLIC_NETWORK_ID, seedImageId } from '../../vimsim/store/seed';
+import { newEd25519KeyPair } from '@nfv-orchestrator/lib/ssh-keys';
+import { writeImageArchive } from '@nfv-orchestrator/vimsim/ssh/host/tar';
+import { PUBLIC_NETWORK_ID, seedImageId } from '@nfv-orchestrator/vimsim/store/seed';
 import { admin, CloudClient, startTestSim, tempDataDir, type TestSim } from '../support/vimsim-helpers';
 import { freePort, sftpUpload, sha256, sshConnect, sshExec, type Connected } from '../support/vimsim-ssh-helpers';
 

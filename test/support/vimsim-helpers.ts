@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startVimSim, type AuthSettings, type VimSim, type VimSimOptions } from '../../vimsim/server';
+import { startVimSim, type AuthSettings, type VimSim, type VimSimOptions } from '@nfv-orchestrator/vimsim/server';
 import { fetchAgainIfIdleClosed } from './fetch-again';
 
 export interface EmbeddedCloud {

@@ -4,8 +4,8 @@
  * cannot be read"). No pair the product generates may be one of them.
  */
 import { utils } from 'ssh2';
-import { newEd25519KeyPair } from '../../lib/ssh-keys';
-import { generateHostKey, hostKeyFingerprint } from '../../vimsim/ssh/hostkey';
+import { newEd25519KeyPair } from '@nfv-orchestrator/lib/ssh-keys';
+import { generateHostKey, hostKeyFingerprint } from '@nfv-orchestrator/vimsim/ssh/hostkey';
 
 const unreadable = (key: string) => utils.parseKey(key) instanceof Error;
 

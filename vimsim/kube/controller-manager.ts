@@ -20,7 +20,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { KubeApiError, KubeClient, isNotFound, metaTime, microTime } from './client';
-import { parseDuration } from '../../lib/go-duration';
+import { parseDuration } from '@nfv-orchestrator/lib/go-duration';
 import { credentialsFrom, type KubeCredentials } from './kubeconfig';
 import type { NodeParts } from './node-parts';
 import { certPem, issueCert, parseCert, parseCsr, parsePrivateKey, type Issuer } from './pki';

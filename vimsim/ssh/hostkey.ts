@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { utils } from 'ssh2';
-import { newEd25519KeyPair } from '../../lib/ssh-keys';
+import { newEd25519KeyPair } from '@nfv-orchestrator/lib/ssh-keys';
 
 /** OpenSSH-format private key. */
 export function generateHostKey(): string {

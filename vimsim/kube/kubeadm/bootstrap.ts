@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import YAML from 'yaml';
 import { KubeApiError, isNotFound, metaTime, type KubeClient } from '../client';
-import { parseDuration } from '../../../lib/go-duration';
+import { parseDuration } from '@nfv-orchestrator/lib/go-duration';
 import type { BootstrapTokenSpec } from './config';
 
 export const BOOTSTRAP_GROUP = 'system:bootstrappers:kubeadm:default-node-token';

@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import type { MemFs } from '../../ssh/host/fs';
 import { KEY_ALGORITHMS, type KeyAlgorithm } from '../pki';
-import { parseDuration } from '../../../lib/go-duration';
+import { parseDuration } from '@nfv-orchestrator/lib/go-duration';
 
 const ROOT = { name: 'root', uid: 0, home: '/root' };
 export const KUBEADM_API = 'kubeadm.k8s.io/v1beta4';

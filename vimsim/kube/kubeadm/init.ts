@@ -11,7 +11,7 @@
 import type { SimHost } from '../../ssh/host/host';
 import { startService, stopService } from '../../ssh/host/services';
 import { KubeClient, KubeApiError } from '../client';
-import { formatDuration, parseDuration } from '../../../lib/go-duration';
+import { formatDuration, parseDuration } from '@nfv-orchestrator/lib/go-duration';
 import { credentialsFrom, buildKubeconfig } from '../kubeconfig';
 import { KUBELET_CLIENT_CURRENT, KUBELET_PKI } from '../kubelet';
 import { KUBELET_KUBECONFIG } from '../node-parts';

@@ -11,7 +11,7 @@
 import { createHmac } from 'node:crypto';
 import YAML from 'yaml';
 import { KubeApiError, KubeClient, isNotFound } from '../client';
-import { formatDuration, parseDuration } from '../../../lib/go-duration';
+import { formatDuration, parseDuration } from '@nfv-orchestrator/lib/go-duration';
 import { buildKubeconfig, credentialsFrom, parseKubeconfig } from '../kubeconfig';
 import { BOOTSTRAP_KUBECONFIG, KUBELET_KUBECONFIG } from '../node-parts';
 import { caCertHash, certPem, parseCert } from '../pki';

@@ -1,6 +1,6 @@
 /** `kubeadm token create|list|delete|generate` against the real API server, with a kubeconfig (admin.conf by default). */
 import { KubeClient, isNotFound } from '../client';
-import { formatDuration } from '../../../lib/go-duration';
+import { formatDuration } from '@nfv-orchestrator/lib/go-duration';
 import { credentialsFrom, serverHostPort } from '../kubeconfig';
 import { caCertHash, parseCert } from '../pki';
 import { hostResolver } from '../resolve';

@@ -15,7 +15,7 @@ import YAML from 'yaml';
 import type { SimHost } from '../../ssh/host/host';
 import { installedKubeVersion } from '../../ssh/host/kube-packages';
 import { KubeApiError, KubeClient } from '../client';
-import { formatDuration } from '../../../lib/go-duration';
+import { formatDuration } from '@nfv-orchestrator/lib/go-duration';
 import { credentialsFrom } from '../kubeconfig';
 import { MANIFEST_DIR } from '../manifest';
 import { KUBELET_CONFIG } from '../node-parts';

@@ -7,7 +7,7 @@
  */
 import { KubeApiError, KubeClient } from '../../kube/client';
 import { drain, setUnschedulable } from '../../kube/drain';
-import { parseDuration } from '../../../lib/go-duration';
+import { parseDuration } from '@nfv-orchestrator/lib/go-duration';
 import { credentialsFrom } from '../../kube/kubeconfig';
 import { hostResolver } from '../../kube/resolve';
 import { installedKubeVersion } from '../host/kube-packages';

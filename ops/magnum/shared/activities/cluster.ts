@@ -15,7 +15,7 @@ import { newClusterPki, sealPki } from '../../../../cluster/pki';
 import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../../../../common/db/repos/clusters';
 import { magnumClusterById, nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
 import { templateById } from '../../../../common/db/repos/magnum/templates';
-import { newEd25519KeyPair } from '../../../../lib/ssh-keys';
+import { newEd25519KeyPair } from '@nfv-orchestrator/lib/ssh-keys';
 import type { HeatStack } from '../../../../infra/openstack/heat';
 import { StackDriver } from '../../../../infra/stack-driver';
 import type { ClusterNodesOut } from '../contracts';

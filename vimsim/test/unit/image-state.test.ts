@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { FaultSpec } from '../../vimsim/faults/registry';
-import { KubeRuntime } from '../../vimsim/kube/runtime';
+import { FaultSpec } from '../../faults/registry';
+import { KubeRuntime } from '../../kube/runtime';
 
 const IMAGE = 'registry.k8s.io/kube-apiserver:v1.37.2';
 

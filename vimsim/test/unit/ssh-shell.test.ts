@@ -4,14 +4,14 @@
  * command record. Commands run exactly as an exec request would run them.
  */
 import pino from 'pino';
-import { SshFaults } from '../../vimsim/ssh/faults';
-import type { AccountSpec } from '../../vimsim/ssh/host/accounts';
-import type { SimHost } from '../../vimsim/ssh/host/host';
-import { bootHost } from '../../vimsim/ssh/host/boot';
-import { execOnHost } from '../../vimsim/ssh/shell/shell';
-import { writeImageArchive } from '../../vimsim/ssh/host/tar';
-import { bootConfig } from '../../vimsim/ssh/credentials';
-import { BufferInput, BufferOutput } from '../../vimsim/ssh/shell/io';
+import { SshFaults } from '../../ssh/faults';
+import type { AccountSpec } from '../../ssh/host/accounts';
+import type { SimHost } from '../../ssh/host/host';
+import { bootHost } from '../../ssh/host/boot';
+import { execOnHost } from '../../ssh/shell/shell';
+import { writeImageArchive } from '../../ssh/host/tar';
+import { bootConfig } from '../../ssh/credentials';
+import { BufferInput, BufferOutput } from '../../ssh/shell/io';
 
 const ACCOUNTS: AccountSpec[] = [
   { name: 'ubuntu', password: 'ubuntu-pw', sudo: 'nopasswd' },

@@ -4,7 +4,7 @@
  * they are there: a join right after the first master's init may find no
  * mirror pod yet, or one not yet annotated (CI #46).
  */
-import { etcdEndpoints } from '../../vimsim/kube/kubeadm/etcd-member';
+import { etcdEndpoints } from '../../kube/kubeadm/etcd-member';
 
 const ANNOTATION = 'kubeadm.kubernetes.io/etcd.advertise-client-urls';
 type Pods = { items: { metadata: { annotations?: Record<string, string> } }[] };

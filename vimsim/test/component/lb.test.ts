@@ -7,13 +7,13 @@
  * on what Tacker's install_k8s_cluster.sh writes.
  */
 import net from 'node:net';
-import { freePort } from '../harness/ports';
-import { parseHaproxyConfig } from '../../vimsim/lb/haproxy-config';
-import { parseKeepalivedConfig } from '../../vimsim/lb/keepalived-config';
+import { freePort } from '@nfv-orchestrator/lib/free-port';
+import { parseHaproxyConfig } from '../../lb/haproxy-config';
+import { parseKeepalivedConfig } from '../../lb/keepalived-config';
 import { tackerHaproxyCfg, tackerKeepalivedConf } from '../support/tacker-lb-configs';
-import { scriptTarget } from '../../vimsim/lb/keepalived';
-import { TcpProxy } from '../../vimsim/lb/tcp-proxy';
-import { masterDownMs, skewMs, VrrpRegistry, type VrrpMemberSpec, type VrrpMembership } from '../../vimsim/lb/vrrp';
+import { scriptTarget } from '../../lb/keepalived';
+import { TcpProxy } from '../../lb/tcp-proxy';
+import { masterDownMs, skewMs, VrrpRegistry, type VrrpMemberSpec, type VrrpMembership } from '../../lb/vrrp';
 
 jest.setTimeout(30_000);
 
