@@ -21,7 +21,7 @@ import { SshError } from '../ssh';
 import type { LcmHook } from '../model/vnfd';
 import type { ActivityDeps } from './deps';
 import { sshToServer } from './server-ssh';
-import { flavourOf, instantiateInputOf, loadOpOcc } from './records';
+import { opContext } from './op-context';
 
 /** What a hook step runs: nothing (no binding), the built-in driver (runLcmHook), or a sealed script job for the scripts worker. */
 export type PreparedHook = { kind: 'none' } | { kind: 'builtin' } | { kind: 'workflow'; workflowType: string; driver: string } | { kind: 'script'; name: string; sealed: string };
@@ -33,14 +33,15 @@ export function hookActivities(deps: ActivityDeps) {
 
   /** The hook's binding, how it resolves, and what a runner is told. */
   const hookContext = async ({ opOccId, hook, vnfcIds }: HookArgs) => {
-    const op = await loadOpOcc(db, opOccId);
-    const { inst, flavour } = await flavourOf(db, box, op);
+    const ctx = await opContext(deps, opOccId);
+    const { op } = ctx;
+    const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
     const binding = flavour?.hooks[hook];
     if (!binding) return undefined;
     const readFile = (p: string) => packageFile(db, inst.vnfPkgId, p);
     const runner = await resolveHook(binding, readFile);
     if (runner.kind === 'none') throw ApplicationFailure.nonRetryable(`no runner for hook ${hook}: ${runner.reason}`, 'NoHookRunner');
-    const additionalParams = instantiateInputOf(box, op, inst).additionalParams ?? {};
+    const additionalParams = (await ctx.instantiateInput()).additionalParams ?? {};
     const info = inst.instantiatedVnfInfo;
     const all = info?.vnfcResourceInfo ?? [];
     const vnfcs: VnfcTarget[] = all.filter((v) => !vnfcIds || vnfcIds.includes(v.id))

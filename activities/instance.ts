@@ -16,14 +16,16 @@ import type { VimPort } from '../infra/vnf-info/cp-protocol';
 import { StackDriver } from '../infra/stack-driver';
 import { lookupsForVim, stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { flavourOf, loadOpOcc, stackInputOf, type Connectivity } from './records';
+import { opContext } from './op-context';
+import type { Connectivity } from './records';
 
 type ScaleStatus = { aspectId: string; scaleLevel: number }[];
 
 /** VNFC ids an operation added, replaced (new server) or removed. */
 export interface VnfcChanges { added: string[]; modified: string[]; removed: string[] }
 
-export function instanceActivities({ db, box }: ActivityDeps) {
+export function instanceActivities(deps: ActivityDeps) {
+  const { db, box } = deps;
   /** What Neutron assigned the stack's ports (every CP's addresses, shown in instantiatedVnfInfo), by port id. */
   const portAddresses = async (vimId: string, resources: HeatResource[]): Promise<Record<string, VimPort>> => {
     const ids = resources.filter((r) => r.resource_type === 'OS::Neutron::Port' && r.physical_resource_id).map((r) => r.physical_resource_id);
@@ -42,10 +44,11 @@ export function instanceActivities({ db, box }: ActivityDeps) {
       /** The op records its stack changes in several steps (BlueGreen): resourceChanges sums them up. */
       accumulate?: boolean;
     }): Promise<VnfcChanges> {
-      const op = await loadOpOcc(db, opOccId);
-      const { inst, flavour } = await flavourOf(db, box, op);
+      const ctx = await opContext(deps, opOccId);
+      const { op } = ctx;
+      const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
       if (!inst.stackId || !inst.vimId) throw ApplicationFailure.nonRetryable(`instance ${inst.id} has no stack`, 'StackFailed');
-      const input = stackInputOf(box, op, inst, connectivity);
+      const input = await ctx.instantiateInput(connectivity);
       const previous = inst.instantiatedVnfInfo ?? undefined;
       const resources = await StackDriver.forStore(db, box).resources({ vimId: inst.vimId, name: stackNameFor(inst.id), id: inst.stackId });
       const ports = await portAddresses(inst.vimId, resources);
@@ -77,8 +80,9 @@ export function instanceActivities({ db, box }: ActivityDeps) {
 
     /** Instance back to NOT_INSTANTIATED with no stack (terminate, instantiate rollback). */
     async recordNotInstantiated({ opOccId }: { opOccId: string }): Promise<void> {
-      const op = await loadOpOcc(db, opOccId);
-      const { inst } = await flavourOf(db, box, op);
+      const ctx = await opContext(deps, opOccId);
+      const { op } = ctx;
+      const inst = await ctx.instance();
       const removed = (inst.instantiatedVnfInfo?.vnfcResourceInfo ?? [])
         .map((v) => ({ id: v.id, vduId: v.vduId, changeType: 'REMOVED', computeResource: v.computeResource }));
       await updateInstanceAndOpOcc(db, {

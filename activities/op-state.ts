@@ -10,7 +10,8 @@ import { FINAL_STATES, type CancelMode, type OpState } from '../model/lcm-operat
 import { releaseChangeTarget } from '../common/db/package-usage';
 import type { LcmHook } from '../model/vnfd';
 import type { ActivityDeps } from './deps';
-import { flavourOf, loadOpOcc, opParams } from './records';
+import { opContext } from './op-context';
+import { loadOpOcc, opParams } from './records';
 import { maskOpError } from '../common/secret-errors';
 
 /** An operation's request schema (ops/registry.ts, given by the worker), to mask its request's secrets in the errors an op occ shows. */
@@ -64,9 +65,9 @@ export function opStateActivities({ db, box, cfg }: ActivityDeps, requestSchemaO
 
     /** What the workflow needs to lay out its steps (no secrets). */
     async describeOperation({ opOccId }: { opOccId: string }): Promise<{ hooks: LcmHook[]; gracefulTerminationTimeout?: number; vnfcInstanceIds?: string[] }> {
-      const op = await loadOpOcc(db, opOccId);
-      const params = opParams<{ terminationType?: string; gracefulTerminationTimeout?: number; vnfcInstanceId?: string | string[] }>(box, op);
-      const { flavour } = await flavourOf(db, box, op);
+      const ctx = await opContext({ db, box }, opOccId);
+      const params = ctx.params<{ terminationType?: string; gracefulTerminationTimeout?: number; vnfcInstanceId?: string | string[] }>();
+      const flavour = await ctx.flavour();
       const hooks = Object.keys(flavour?.hooks ?? {}) as LcmHook[];
       const graceful = params.terminationType === 'GRACEFUL' ? params.gracefulTerminationTimeout ?? 0 : 0;
       const vnfcInstanceIds = params.vnfcInstanceId === undefined ? undefined : ([] as string[]).concat(params.vnfcInstanceId);

@@ -1,4 +1,4 @@
-/** Loading the rows an LCM activity works on; a missing row is not retryable. */
+/** Loading the rows an LCM activity works on (through its OpContext, op-context.ts); a missing row is not retryable. */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Store } from '../common/db';
 import { opOccById } from '../common/db/repos/op-occs';
@@ -32,16 +32,8 @@ export function opParams<T = Record<string, unknown>>(box: SecretBox, op: { oper
   return box.openJson<T>(op.operationParamsSealed);
 }
 
-/** The flavour an op works on: the request's flavourId, else the one the instance was instantiated with. */
-export async function flavourOf(db: Store, box: SecretBox, op: { operation: string; operationParamsSealed: string; vnfInstanceId: string }) {
-  const inst = await loadInstance(db, op.vnfInstanceId);
-  const params = opParams<{ flavourId?: string }>(box, op);
-  const flavourId = (op.operation === 'INSTANTIATE' ? params.flavourId : undefined) ?? inst.instantiatedVnfInfo?.flavourId ?? '';
-  return { inst, flavour: (await loadVnfd(db, inst.vnfPkgId)).flavours[flavourId] };
-}
-
 /** What the instance was (or is being) instantiated with: heal and scale rebuild the stack from it. */
-export function instantiateInputOf(box: SecretBox, op: { operation: string; operationParamsSealed: string }, inst: { id: string; instantiateParamsSealed: string | null }): InstantiateInput {
+function instantiateInputOf(box: SecretBox, op: { operation: string; operationParamsSealed: string }, inst: { id: string; instantiateParamsSealed: string | null }): InstantiateInput {
   if (op.operation === 'INSTANTIATE') return opParams<InstantiateInput>(box, op);
   if (!inst.instantiateParamsSealed) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no instantiation record`, 'InvalidInput');
   return box.openJson<InstantiateInput>(inst.instantiateParamsSealed);

@@ -5,13 +5,13 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { setStackId } from '../common/db/repos/instances';
-import { baseHotFiles } from '../common/db/repos/package-files';
 import { buildStack, currentLayout, layoutOf, resizeLayout, vduCountsForLevel, type StackSpec, type VnfcLayout } from '../infra/hot';
 import { OpenStackHttpError } from '../infra/openstack/http';
 import { nonRetryable4xx, StackDriver, type StackRef, type StackStatus } from '../infra/stack-driver';
 import { stackNameFor } from '../infra/vim';
 import type { ActivityDeps } from './deps';
-import { flavourOf, loadInstance, loadOpOcc, loadVnfd, opParams, stackInputOf, type Connectivity } from './records';
+import { opContext, type OpContext } from './op-context';
+import { loadInstance, type Connectivity } from './records';
 
 export type { StackStatus };
 
@@ -29,18 +29,17 @@ export interface StackTarget {
  * The stack for the instance with the given VNFCs (default: what it has now,
  * or the level at instantiate), from its package or another one.
  */
-export async function stackSpecFor(deps: ActivityDeps, opOccId: string, { counts, layout, packageId, connectivity }: StackTarget = {}): Promise<StackSpec> {
-  const { db, box, cfg } = deps;
-  const op = await loadOpOcc(db, opOccId);
-  const { inst, flavour: current } = await flavourOf(db, box, op);
-  const vnfd = await loadVnfd(db, packageId ?? inst.vnfPkgId);
+export async function stackSpecFor({ cfg }: ActivityDeps, ctx: OpContext, { counts, layout, packageId, connectivity }: StackTarget = {}): Promise<StackSpec> {
+  const inst = await ctx.instance();
+  const current = await ctx.flavour();
+  const vnfd = await ctx.vnfd(packageId);
   const flavour = packageId ? vnfd.flavours[current?.flavourId ?? ''] : current;
   if (!flavour) throw ApplicationFailure.nonRetryable(`instance ${inst.id}: flavour not in the VNFD ${vnfd.vnfdId}`, 'InvalidInput');
-  const input = stackInputOf(box, op, inst, connectivity);
+  const input = await ctx.instantiateInput(connectivity);
   const now = () => currentLayout(inst.instantiatedVnfInfo, Object.keys(flavour.vdus));
   const target = layout
-    ?? (counts ? resizeLayout(now(), counts) : op.operation === 'INSTANTIATE' ? layoutOf(vduCountsForLevel(flavour, input.instantiationLevelId)) : now());
-  const files = await baseHotFiles(db, packageId ?? inst.vnfPkgId);
+    ?? (counts ? resizeLayout(now(), counts) : ctx.op.operation === 'INSTANTIATE' ? layoutOf(vduCountsForLevel(flavour, input.instantiationLevelId)) : now());
+  const files = await ctx.baseHotFiles(packageId);
   try {
     // the policy again: HEAT_RESOURCE_TYPES may have changed since the API's precheck
     return buildStack(vnfd, flavour, files, input, target, cfg.heatResourceTypes);
@@ -75,8 +74,9 @@ export function stackActivities(deps: ActivityDeps) {
     },
 
     async createStack({ opOccId }: { opOccId: string }): Promise<{ stackId: string }> {
-      const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
-      const { id, created } = await driver.create(refOf(inst), () => stackSpecFor(deps, opOccId));
+      const ctx = await opContext(deps, opOccId);
+      const inst = await ctx.instance();
+      const { id, created } = await driver.create(refOf(inst), () => stackSpecFor(deps, ctx));
       await saveStackId(inst.id, id);
       if (created) log.info({ vnfInstanceId: inst.id, stackId: id }, 'stack create requested');
       return { stackId: id };
@@ -89,15 +89,15 @@ export function stackActivities(deps: ActivityDeps) {
      * An update already running is not started twice.
      */
     async updateStack({ opOccId, counts, connectivity }: { opOccId: string; counts?: Record<string, number>; connectivity?: Connectivity }): Promise<void> {
-      const inst = await loadInstance(db, (await loadOpOcc(db, opOccId)).vnfInstanceId);
-      await driver.update(refOf(inst), async () => (counts || connectivity ? stackSpecFor(deps, opOccId, { counts, connectivity }) : {}));
+      const ctx = await opContext(deps, opOccId);
+      await driver.update(refOf(await ctx.instance()), async () => (counts || connectivity ? stackSpecFor(deps, ctx, { counts, connectivity }) : {}));
     },
 
     /** Marks the servers (and volumes) of the VNFCs to heal unhealthy in their nested stacks. */
     async markUnhealthy({ opOccId }: { opOccId: string }): Promise<void> {
-      const op = await loadOpOcc(db, opOccId);
-      const { inst, flavour } = await flavourOf(db, box, op);
-      const req = opParams<{ vnfcInstanceId?: string | string[]; cause?: string }>(box, op);
+      const ctx = await opContext(deps, opOccId);
+      const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
+      const req = ctx.params<{ vnfcInstanceId?: string | string[]; cause?: string }>();
       const ids = ([] as string[]).concat(req.vnfcInstanceId ?? []);
       const info = inst.instantiatedVnfInfo;
       const { vimId } = refOf(inst);
@@ -134,7 +134,7 @@ export function stackActivities(deps: ActivityDeps) {
      * template simply has no such resource.
      */
     async markMembersForRemoval({ opOccId, vnfcIds }: { opOccId: string; vnfcIds: string[] }): Promise<void> {
-      const { inst } = await flavourOf(db, box, await loadOpOcc(db, opOccId));
+      const inst = await (await opContext(deps, opOccId)).instance();
       const info = inst.instantiatedVnfInfo;
       const { vimId } = refOf(inst);
       for (const vnfc of info?.vnfcResourceInfo.filter((v) => vnfcIds.includes(v.id) && v.metadata.groupStackId) ?? []) {

@@ -61,16 +61,17 @@ async function credentialsOf(db: Store, box: SecretBox, vim: VimRow): Promise<{ 
   };
 }
 
-async function clientsForVim(db: Store, box: SecretBox, vimId: string): Promise<{ session: KeystoneSession; heat: HeatClient; nova: NovaClient }> {
+/** The VIM's row (read once per call) and its clients, kept while its login is the same. */
+async function clientsForVim(db: Store, box: SecretBox, vimId: string): Promise<{ vim: VimRow; session: KeystoneSession; heat: HeatClient; nova: NovaClient }> {
   const vim = await vimById(db, vimId);
   if (!vim) throw new Error(`VIM ${vimId} is not registered`);
   const { key, creds } = await credentialsOf(db, box, vim);
   const cached = clients.get(vimId);
-  if (cached && cached.key === key) return cached;
+  if (cached && cached.key === key) return { ...cached, vim };
   const session = new KeystoneSession(creds);
   const entry = { key, session, heat: new HeatClient(session, creds.ca), nova: new NovaClient(session, creds.ca) };
   clients.set(vimId, entry);
-  return entry;
+  return { ...entry, vim };
 }
 
 export async function heatForVim(db: Store, box: SecretBox, vimId: string): Promise<HeatClient> {
@@ -84,14 +85,13 @@ export async function sessionForVim(db: Store, box: SecretBox, vimId: string): P
 
 /** Nova, Glance and Neutron lookups with the VIM's own credentials (the worker acts as the VIM account). */
 export async function lookupsForVim(db: Store, box: SecretBox, vimId: string): Promise<CloudLookups> {
-  const session = await sessionForVim(db, box, vimId);
-  const vim = await vimById(db, vimId);
-  return new CloudLookups({ token: async () => (await session.getToken()).value, endpoint: (type) => session.endpoint(type), ca: vim?.caCert ?? undefined });
+  const { session, vim } = await clientsForVim(db, box, vimId);
+  return new CloudLookups({ token: async () => (await session.getToken()).value, endpoint: (type) => session.endpoint(type), ca: vim.caCert ?? undefined });
 }
 
 export async function neutronForVim(db: Store, box: SecretBox, vimId: string): Promise<NeutronClient> {
-  const vim = await vimById(db, vimId);
-  return new NeutronClient(await sessionForVim(db, box, vimId), vim?.caCert ?? undefined);
+  const { session, vim } = await clientsForVim(db, box, vimId);
+  return new NeutronClient(session, vim.caCert ?? undefined);
 }
 
 export async function novaForVim(db: Store, box: SecretBox, vimId: string): Promise<NovaClient> {

@@ -8,7 +8,8 @@
 import crypto from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../../activities/deps';
-import { flavourOf, instantiateInputOf, loadOpOcc } from '../../activities/records';
+import { opContext } from '../../activities/op-context';
+import { loadOpOcc } from '../../activities/records';
 import { clusterNodes, clusterOfVnf, createCluster, deleteCluster, syncClusterNodes, updateCluster, type ClusterRow } from '../../common/db/repos/clusters';
 import { packageFile } from '../../common/db/repos/package-files';
 import { updateOpOcc } from '../../common/db/repos/op-occs';
@@ -55,9 +56,10 @@ export function vnfClusterActivities(deps: ActivityDeps) {
 
   /** The instance, its flavour and its k8s_cluster_installation_param (validated again: it came from the database). */
   const context = async (opOccId: string) => {
-    const op = await loadOpOcc(db, opOccId);
-    const { inst, flavour } = await flavourOf(db, box, op);
-    const parsed = KubernetesAdditionalParams.safeParse(instantiateInputOf(box, op, inst).additionalParams ?? {});
+    const ctx = await opContext({ db, box }, opOccId);
+    const { op } = ctx;
+    const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
+    const parsed = KubernetesAdditionalParams.safeParse((await ctx.instantiateInput()).additionalParams ?? {});
     if (!parsed.success) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id}: additionalParams.k8s_cluster_installation_param is invalid: ${parsed.error.message}`, 'NodeStepFailed');
     if (!inst.vimId) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no VIM`, 'NodeStepFailed');
     return { op, inst, flavour, k: parsed.data.k8s_cluster_installation_param, vimId: inst.vimId };

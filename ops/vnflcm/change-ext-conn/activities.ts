@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
 import type { ActivityDeps } from '../../../activities/deps';
-import { loadInstance, loadOpOcc, opParams, stackInputOf } from '../../../activities/records';
+import { opContext } from '../../../activities/op-context';
 import { neutronForVim } from '../../../infra/vim';
 import type { FixedIp } from '../../../infra/openstack/neutron';
 import type { ChangeExtVnfConnectivityRequest } from './request';
@@ -16,11 +16,11 @@ export function changeExtConnActivities({ db, box, log }: ActivityDeps) {
   return {
     /** Idempotent: the merge of the request over a record that has it already gives the same record. */
     async recordExtConnectivity({ opOccId }: { opOccId: string }): Promise<void> {
-      const op = await loadOpOcc(db, opOccId);
-      const inst = await loadInstance(db, op.vnfInstanceId);
+      const ctx = await opContext({ db, box }, opOccId);
+      const inst = await ctx.instance();
       if (!inst.instantiateParamsSealed) throw ApplicationFailure.nonRetryable(`VNF instance ${inst.id} has no instantiation record`, 'InvalidInput');
       await updateInstanceAndOpOcc(db, {
-        instanceId: inst.id, instance: { instantiateParamsSealed: box.sealJson(stackInputOf(box, op, inst, 'requested')) }, opOccId,
+        instanceId: inst.id, instance: { instantiateParamsSealed: box.sealJson(await ctx.instantiateInput('requested')) }, opOccId,
       });
     },
 
@@ -34,10 +34,10 @@ export function changeExtConnActivities({ db, box, log }: ActivityDeps) {
      * alone, so a repeat does nothing.
      */
     async restoreExtCpAddresses({ opOccId }: { opOccId: string }): Promise<void> {
-      const op = await loadOpOcc(db, opOccId);
-      const inst = await loadInstance(db, op.vnfInstanceId);
+      const ctx = await opContext({ db, box }, opOccId);
+      const inst = await ctx.instance();
       const info = instantiatedInfoOf(inst);
-      const named = new Set(opParams<ChangeExtVnfConnectivityRequest>(box, op).extVirtualLinks.flatMap((l) => l.extCps.map((c) => c.cpdId)));
+      const named = new Set(ctx.params<ChangeExtVnfConnectivityRequest>().extVirtualLinks.flatMap((l) => l.extCps.map((c) => c.cpdId)));
       const neutron = await neutronForVim(db, box, inst.vimId!);
       for (const cp of info.extCpInfo.filter((c) => named.has(c.cpdId))) {
         const port = info.extVirtualLinkInfo.flatMap((l) => l.extLinkPorts ?? []).find((p) => p.cpInstanceId === cp.id)?.resourceHandle.resourceId;

@@ -23,7 +23,7 @@ import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
 import { mappedDriver, scriptPath } from '../../../mgmt/mapping';
 import { redact } from '../../../common/secrets';
 import type { ActivityDeps } from '../../../activities/deps';
-import { flavourOf, loadInstance, loadOpOcc, opParams } from '../../../activities/records';
+import { opContext } from '../../../activities/op-context';
 import { stackSpecFor } from '../../../activities/stack';
 import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 
@@ -71,15 +71,15 @@ export function blueGreenLayout(info: InstantiatedVnfInfo, vduIds: string[], tar
 
 export function changeVnfpkgActivities(deps: ActivityDeps) {
   const { db, box, cfg } = deps;
-  const request = async (opOccId: string) => opParams<ChangeCurrentVnfPkgRequest>(box, await loadOpOcc(db, opOccId));
   const { exchanging, exchangesWith, exchanges } = coordinationExchanges(deps);
 
 
   return {
     async describeChangeVnfpkg({ opOccId }: { opOccId: string }): Promise<ChangeVnfpkgPlan> {
-      const op = await loadOpOcc(db, opOccId);
-      const { inst, flavour } = await flavourOf(db, box, op);
-      const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
+      const ctx = await opContext(deps, opOccId);
+      const { op } = ctx;
+      const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
+      const req = ctx.params<ChangeCurrentVnfPkgRequest>();
       // The package the API accepted and holds IN_USE for this op: the instance's project's (common/db/package-usage.ts).
       const pkg = await packageForVnfd(db, { projectId: op.projectId, all: false }, req.vnfdId);
       if (!pkg) throw ApplicationFailure.nonRetryable(`no onboarded package has vnfdId ${req.vnfdId}`, 'InvalidInput');
@@ -126,17 +126,17 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       layout?: VnfcLayout;
       newVnfcs?: VnfcLayout;
     }): Promise<void> {
-      const op = await loadOpOcc(db, a.opOccId);
-      const { inst, flavour } = await flavourOf(db, box, op);
+      const ctx = await opContext(deps, a.opOccId);
+      const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
       const info = instantiatedInfoOf(inst);
       const newOn = a.newVnfcs
         ? Object.entries(a.newVnfcs).flatMap(([vduId, idx]) => idx.map((index) => ({ vduId, index })))
-        : rollingTargets(info, (await request(a.opOccId)).additionalParams.vdu_params.map((p) => p.vdu_id))
+        : rollingTargets(info, ctx.params<ChangeCurrentVnfPkgRequest>().additionalParams.vdu_params.map((p) => p.vdu_id))
           .slice(a.newFrom, a.newTo).map((t) => ({ vduId: t.vduId, index: indexOf(t) }));
       // The new package is read only when this update puts something on it: a rollback that has
       // already moved every VNFC back does not depend on it.
-      const oldSpec = await stackSpecFor(deps, a.opOccId, { layout: a.layout, packageId: a.oldPackageId });
-      const newSpec = a.templateFrom === a.newPackageId || newOn.length ? await stackSpecFor(deps, a.opOccId, { layout: a.layout, packageId: a.newPackageId }) : oldSpec;
+      const oldSpec = await stackSpecFor(deps, ctx, { layout: a.layout, packageId: a.oldPackageId });
+      const newSpec = a.templateFrom === a.newPackageId || newOn.length ? await stackSpecFor(deps, ctx, { layout: a.layout, packageId: a.newPackageId }) : oldSpec;
       const spec = a.templateFrom === a.newPackageId ? newSpec : oldSpec;
       const nfv = structuredClone(oldSpec.parameters.nfv) as { VDU: Record<string, unknown>; CP: Record<string, unknown> };
       const newNfv = newSpec.parameters.nfv as typeof nfv;
@@ -157,8 +157,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
 
     /** The instance now belongs to `packageId` (its VNFD, product fields); package usage states follow. */
     async switchInstancePackage({ opOccId, packageId }: { opOccId: string; packageId: string }): Promise<void> {
-      const op = await loadOpOcc(db, opOccId);
-      const inst = await loadInstance(db, op.vnfInstanceId);
+      const inst = await (await opContext(deps, opOccId)).instance();
       const pkg = await packageById(db, packageId);
       if (!pkg) throw ApplicationFailure.nonRetryable(`VNF package ${packageId} is gone`, 'InvalidInput');
       await updateInstanceAndOpOcc(db, {
@@ -175,7 +174,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
 
     /** The instance's VNFCs at the layout's indices (BlueGreen's new ones, once created and recorded). */
     async vnfcsNamed({ opOccId, layout }: { opOccId: string; layout: VnfcLayout }): Promise<RollingTarget[]> {
-      const { inst } = await flavourOf(db, box, await loadOpOcc(db, opOccId));
+      const inst = await (await opContext(deps, opOccId)).instance();
       const names = Object.entries(layout).flatMap(([vduId, idx]) => idx.map((i) => indexedName(vduId, i)));
       const vnfcs = instantiatedInfoOf(inst).vnfcResourceInfo;
       return names.map((name) => {

@@ -15,7 +15,7 @@ import { scriptLimits, scriptReach } from '../../../mgmt/script-job';
 import { scriptSecrets } from '../../../mgmt/script-mask';
 import { coordSide, scriptPath, type CoordSide } from './activities';
 import type { ActivityDeps } from '../../../activities/deps';
-import { loadInstance, loadOpOcc, loadVnfd, opParams } from '../../../activities/records';
+import { opContext } from '../../../activities/op-context';
 import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 
 interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; side?: CoordSide; packageId: string; timeoutMs: number }
@@ -29,18 +29,19 @@ export function coordinateScriptActivities(deps: ActivityDeps) {
     async prepareCoordinateScript(a: CoordScriptArgs): Promise<{ name: string; sealed: string }> {
       const { opOccId, vnfcId, isRollback, packageId, timeoutMs } = a;
       const old = coordSide(a) === 'old';
-      const op = await loadOpOcc(db, opOccId);
-      const inst = await loadInstance(db, op.vnfInstanceId);
+      const ctx = await opContext({ db, box }, opOccId);
+      const { op } = ctx;
+      const inst = await ctx.instance();
       const info = instantiatedInfoOf(inst);
       const vnfc = info.vnfcResourceInfo.find((v) => v.id === vnfcId);
       if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
-      const req = opParams<ChangeCurrentVnfPkgRequest>(box, op);
+      const req = ctx.params<ChangeCurrentVnfPkgRequest>();
       const vp = req.additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
       const param = (old ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined;
       const file = scriptPath(old ? req.additionalParams['lcm-operation-coordinate-old-vnf'] : req.additionalParams['lcm-operation-coordinate-new-vnf'])!;
       const content = await packageFile(db, packageId, file);
       if (!content) throw ApplicationFailure.nonRetryable(`coordinate script ${file} is not in package ${packageId}`, 'InvalidInput');
-      const flavour = (await loadVnfd(db, inst.vnfPkgId)).flavours[info.flavourId];
+      const flavour = (await ctx.vnfd()).flavours[info.flavourId];
       const address = param && flavour?.cps[param.cp_name]?.vduId === vnfc.vduId ? await vnfcAddress(await heatForVim(db, box, inst.vimId!), vnfc, param.cp_name) : undefined;
       const input = {
         vnfc_param: { ...param, ssh_ip: address }, is_rollback: isRollback, vnfc_id: vnfcId,

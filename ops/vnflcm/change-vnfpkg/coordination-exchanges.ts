@@ -12,7 +12,7 @@ import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
 import type { LcmCoord, LcmCoordRequest } from '../../../model/coordination';
 import type { ActivityDeps } from '../../../activities/deps';
-import { loadInstance, loadOpOcc, opParams } from '../../../activities/records';
+import { opContext } from '../../../activities/op-context';
 import type { CoordExchanges } from './coordination-wait';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
 
@@ -29,11 +29,12 @@ export type Exchanging = { op: { id: string; vnfInstanceId: string }; param: Vnf
 export function coordinationExchanges({ db, box, cfg }: Pick<ActivityDeps, 'db' | 'box' | 'cfg'>) {
   /** The vnfc_param for a VNFC (new, or old when rolling back), with its secrets. */
   const vnfcParam = async (opOccId: string, vnfcId: string, side: CoordSide) => {
-    const op = await loadOpOcc(db, opOccId);
-    const inst = await loadInstance(db, op.vnfInstanceId);
+    const ctx = await opContext({ db, box }, opOccId);
+    const { op } = ctx;
+    const inst = await ctx.instance();
     const vnfc = instantiatedInfoOf(inst).vnfcResourceInfo.find((v) => v.id === vnfcId);
     if (!vnfc) throw ApplicationFailure.nonRetryable(`VNFC ${vnfcId} is gone from instance ${inst.id}`, 'InvalidInput');
-    const vp = opParams<ChangeCurrentVnfPkgRequest>(box, op).additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
+    const vp = ctx.params<ChangeCurrentVnfPkgRequest>().additionalParams.vdu_params.find((p) => p.vdu_id === vnfc.vduId);
     return { op, inst, vnfc, param: (side === 'old' ? vp?.old_vnfc_param : vp?.new_vnfc_param) as VnfcParam | undefined };
   };
 

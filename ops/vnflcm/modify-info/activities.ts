@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { packageForVnfd } from '../../../common/db/repos/packages';
 import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
 import type { ActivityDeps } from '../../../activities/deps';
-import { loadInstance, loadOpOcc, opParams } from '../../../activities/records';
+import { opContext } from '../../../activities/op-context';
 import { applyModification } from './apply';
 import type { VnfInfoModificationRequest } from './request';
 
@@ -11,9 +11,9 @@ export function modifyInfoActivities({ db, box }: ActivityDeps) {
   return {
     /** Idempotent: the same merge patches over the result give the same result. */
     async modifyInstanceInfo({ opOccId }: { opOccId: string }): Promise<void> {
-      const op = await loadOpOcc(db, opOccId);
-      const inst = await loadInstance(db, op.vnfInstanceId);
-      const req = opParams<VnfInfoModificationRequest>(box, op);
+      const ctx = await opContext({ db, box }, opOccId);
+      const inst = await ctx.instance();
+      const req = ctx.params<VnfInfoModificationRequest>();
       // looked up even when the instance has it already (a re-run after a crash), so changedInfo comes out the same
       const target = req.vnfdId !== undefined ? await packageForVnfd(db, { projectId: inst.projectId, all: false }, req.vnfdId) : undefined;
       if (req.vnfdId !== undefined && !target) {

@@ -2,16 +2,16 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { planScale, ScalePlan, ScaleRequest } from '../../../infra/scale-plan';
 import type { ActivityDeps } from '../../../activities/deps';
-import { flavourOf, loadOpOcc, opParams } from '../../../activities/records';
+import { opContext } from '../../../activities/op-context';
 import { instantiatedInfoOf } from '../../../common/db/repos/instances';
 
-export function scaleActivities({ db, box }: ActivityDeps) {
+export function scaleActivities(deps: ActivityDeps) {
   return {
     async planScale({ opOccId }: { opOccId: string }): Promise<ScalePlan> {
-      const op = await loadOpOcc(db, opOccId);
-      const { inst, flavour } = await flavourOf(db, box, op);
+      const ctx = await opContext(deps, opOccId);
+      const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
       try {
-        return planScale(flavour, instantiatedInfoOf(inst), opParams<ScaleRequest>(box, op));
+        return planScale(flavour, instantiatedInfoOf(inst), ctx.params<ScaleRequest>());
       } catch (e) {
         throw ApplicationFailure.nonRetryable((e as Error).message, 'InvalidInput');
       }
