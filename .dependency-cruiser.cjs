@@ -17,7 +17,7 @@ const LAYERS = [
   { name: 'cluster engine', folders: ['cluster'] },
   { name: 'activities', folders: ['activities', 'notify'] },
   { name: 'clients and packages', folders: ['infra', 'ssh', 'coord', 'mgmt', 'vnfpkg'] },
-  { name: 'store', folders: ['common/db', 'vnfpkg/content-store'] },
+  { name: 'store', folders: ['store'] },
   { name: 'model', folders: ['model'] },
   { name: 'common', folders: ['common'] },
   { name: 'libraries', folders: ['lib'] },

@@ -3,6 +3,6 @@ import { defineConfig } from 'drizzle-kit';
 /** PostgreSQL (DATABASE_URL): `npm run db:generate:pg`. SQLite's is drizzle.config.ts. */
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './common/db/schema-pg.ts',
+  schema: './store/schema-pg.ts',
   out: './drizzle-pg',
 });

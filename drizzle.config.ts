@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './common/db/schema.ts',
+  schema: './store/schema.ts',
   out: './drizzle',
 });

@@ -1,6 +1,6 @@
 /** What every activity module is built from (one set per worker process). */
 import type { Config } from '../common/config';
-import type { Store } from '../common/db';
+import type { Store } from '../store';
 import type { Logger } from '../common/log';
 import type { SecretBox } from '../common/secrets';
 

@@ -7,8 +7,8 @@
  * safe), a script is sealed for the scripts worker and never runs here.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { packageFile } from '../common/db/repos/package-files';
-import { updateOpOcc } from '../common/db/repos/op-occs';
+import { packageFile } from '../store/repos/package-files';
+import { updateOpOcc } from '../store/repos/op-occs';
 import { redact } from '../common/secrets';
 import { heatForVim } from '../infra/vim';
 import { vnfcAddress } from '../infra/vnfc-address';

@@ -1,12 +1,12 @@
 /**
- * The SSH layer's HostKeyStore over the database's pins (common/db/repos/host-keys.ts).
+ * The SSH layer's HostKeyStore over the database's pins (store/repos/host-keys.ts).
  * The SSH layer asks synchronously, in the middle of a key exchange: the pin
  * of the VNFC is read before connecting, and a new pin is written in the
  * background (a lost write only means the next connection checks the key
  * against the console again).
  */
-import type { Store } from '../common/db';
-import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../common/db/repos/host-keys';
+import type { Store } from '../store';
+import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../store/repos/host-keys';
 import type { HostKeyStore } from '../ssh';
 
 export async function dbHostKeyStore(db: Store, vnfcId: string, warn: (m: string) => void): Promise<HostKeyStore> {

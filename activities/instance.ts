@@ -5,8 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import { updateInstanceAndOpOcc } from '../common/db/repos/op-occs';
-import { forgetHostKeys } from '../common/db/repos/host-keys';
+import { updateInstanceAndOpOcc } from '../store/repos/op-occs';
+import { forgetHostKeys } from '../store/repos/host-keys';
 import { redact } from '../common/secrets';
 import { maskBySchema } from '../common/secret-schema';
 import { InstantiateAdditionalParams } from '../model/additional-params';

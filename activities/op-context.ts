@@ -7,10 +7,10 @@
  * need it. A retry is a new activity and reads afresh; a context never
  * leaves its activity (it holds the opened request, secrets included).
  */
-import type { Store } from '../common/db';
-import type { InstanceRow } from '../common/db/repos/instances';
-import type { OpOccRow } from '../common/db/repos/op-occs';
-import { baseHotFiles } from '../common/db/repos/package-files';
+import type { Store } from '../store';
+import type { InstanceRow } from '../store/repos/instances';
+import type { OpOccRow } from '../store/repos/op-occs';
+import { baseHotFiles } from '../store/repos/package-files';
 import type { SecretBox } from '../common/secrets';
 import type { InstantiateInput } from '../infra/hot';
 import type { Vnfd, VnfdFlavour } from '../model/vnfd';

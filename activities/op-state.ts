@@ -1,13 +1,13 @@
 /** Op occ bookkeeping: the workflow's state changes land in the database the API reads. */
 import { Context } from '@temporalio/activity';
 import type { z } from 'zod';
-import { recordStep, updateOpOccWith } from '../common/db/repos/op-occs';
+import { recordStep, updateOpOccWith } from '../store/repos/op-occs';
 import { countOperationEnd } from '../common/metrics';
 import { dispatchPending } from '../notify/dispatch';
 import { queueStateNotifications } from '../notify/etsi/op-state';
 import type { ProblemDetails } from '../common/problem';
 import { FINAL_STATES, type CancelMode, type OpState } from '../model/lcm-operation';
-import { releaseChangeTarget } from '../common/db/package-usage';
+import { releaseChangeTarget } from '../store/package-usage';
 import type { LcmHook } from '../model/vnfd';
 import type { ActivityDeps } from './deps';
 import { opContext } from './op-context';

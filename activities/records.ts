@@ -1,9 +1,9 @@
 /** Loading the rows an LCM activity works on (through its OpContext, op-context.ts); a missing row is not retryable. */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Store } from '../common/db';
-import { opOccById } from '../common/db/repos/op-occs';
-import { instanceById } from '../common/db/repos/instances';
-import { packageById } from '../common/db/repos/packages';
+import type { Store } from '../store';
+import { opOccById } from '../store/repos/op-occs';
+import { instanceById } from '../store/repos/instances';
+import { packageById } from '../store/repos/packages';
 import type { SecretBox } from '../common/secrets';
 import type { InstantiateInput } from '../infra/hot';
 import { withExtConnectivity } from '../infra/hot/ext-links';

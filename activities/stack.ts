@@ -4,7 +4,7 @@
  * stack id is saved on the instance the moment it is known.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { setStackId } from '../common/db/repos/instances';
+import { setStackId } from '../store/repos/instances';
 import { buildStack, currentLayout, layoutOf, resizeLayout, vduCountsForLevel, type StackSpec, type VnfcLayout } from '../infra/hot';
 import { OpenStackHttpError } from '../infra/openstack/http';
 import { nonRetryable4xx, StackDriver, type StackRef, type StackStatus } from '../infra/stack-driver';

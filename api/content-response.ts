@@ -7,7 +7,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import type { ByteRange, ContentRead } from '../vnfpkg/content-store';
+import type { ByteRange, ContentRead } from '../store/content';
 import { HttpError } from './errors';
 
 /**

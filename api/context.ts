@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../common/config';
-import type { Store } from '../common/db';
+import type { Store } from '../store';
 import type { Logger } from '../common/log';
 import type { SecretBox } from '../common/secrets';
 import type { Policy } from './auth/policy';

@@ -9,7 +9,7 @@ import { redactString } from '../common/secrets';
 
 export { HttpError, badRequest, conflict, forbidden, notFound, unprocessable } from '../common/http-error';
 import { HttpError } from '../common/http-error';
-import { StoreBusy } from '../common/db/sql-store';
+import { StoreBusy } from '../store/sql-store';
 
 const TITLES: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict', 412: 'Precondition Failed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 416: 'Range Not Satisfiable', 422: 'Unprocessable Entity', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 

@@ -1,9 +1,9 @@
 /** API process: database, Temporal client, default VIM, then listen. */
 import { loadConfig } from '../common/config';
 import { outboundSettings } from '../common/outbound';
-import { openStore } from '../common/db';
+import { openStore } from '../store';
 import { createLogger } from '../common/log';
-import { resealUnderCurrentKey } from '../common/db/reseal';
+import { resealUnderCurrentKey } from '../store/reseal';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes } from '../common/temporal';
 import { startTracing } from '../infra/telemetry';

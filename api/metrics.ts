@@ -9,8 +9,8 @@
 import { BlockList, isIPv4 } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Gauge } from 'prom-client';
-import { readStoreGauges } from '../common/db/repos/gauges';
-import type { Store } from '../common/db/store';
+import { readStoreGauges } from '../store/repos/gauges';
+import type { Store } from '../store/store';
 import { httpRequestDuration, httpRequests, methodLabel, metricsRegistry, statusClass } from '../common/metrics';
 
 /** Counts and times each request when its answer is sent. */

@@ -7,12 +7,12 @@
  */
 import { WorkflowNotFoundError, ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { failOpOccIfIn, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, unstartedOpOccs, type OpOccRow } from '../common/db/repos/op-occs';
+import { failOpOccIfIn, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, unstartedOpOccs, type OpOccRow } from '../store/repos/op-occs';
 import { recordAndStartOperation, startLcmWorkflow, WorkflowEngineUnavailable, type StartOperation } from '../ops/vnflcm/start';
 import { CONFLICT, UNPROCESSABLE } from '../engine/contracts';
 import { FINAL_STATES } from '../model/lcm-operation';
 import type { ApiContext } from './context';
-import { releaseChangeTarget } from '../common/db/package-usage';
+import { releaseChangeTarget } from '../store/package-usage';
 import { conflict, HttpError, notFound, unprocessable } from './errors';
 import { dispatchPending } from '../notify/dispatch';
 import { queueStateNotifications } from '../notify/etsi/op-state';

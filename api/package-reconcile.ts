@@ -14,10 +14,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { drainLegacyPackageContents, drainLegacyPackageFiles } from '../common/db/legacy-package-contents';
-import { packageById, processingPackageIds, resetUploading } from '../common/db/repos/packages';
-import type { Store } from '../common/db';
-import { packageKeys } from '../vnfpkg/content-store';
+import { drainLegacyPackageContents, drainLegacyPackageFiles } from '../store/legacy-package-contents';
+import { packageById, processingPackageIds, resetUploading } from '../store/repos/packages';
+import type { Store } from '../store';
+import { packageKeys } from '../store/content';
 import type { ApiContext } from './context';
 
 /** A put that has not committed after this long died with its process. */

@@ -1,6 +1,6 @@
 /** Database rows -> the JSON the ETSI APIs answer with (field names as Tacker/SOL00x). */
 import type { Config } from '../common/config';
-import type { InstanceRow, OpOccRow, PackageRow } from '../common/db/repos/rows';
+import type { InstanceRow, OpOccRow, PackageRow } from '../store/repos/rows';
 import { workflowUiLink } from '../common/temporal';
 import { maskOpError } from '../common/secret-errors';
 import { maskBySchema } from '../common/secret-schema';

@@ -9,7 +9,7 @@
  */
 import type { Caller } from './auth/tokens';
 import type { ApiContext } from './context';
-import { projectAccessTo, saveProjectAccess, type VimRow } from '../common/db/repos/vims';
+import { projectAccessTo, saveProjectAccess, type VimRow } from '../store/repos/vims';
 import { forbidden, HttpError } from '../common/http-error';
 import { createTrust } from '../infra/openstack/keystone-trusts';
 import { OpenStackHttpError } from '../infra/openstack/http';

@@ -18,7 +18,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openStore } from '../common/db';
+import { openStore } from '../store';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { Api } from './api';
 import { percentile } from './measure';

@@ -143,7 +143,7 @@ export interface Config {
   scriptsMemoryBytes: number;
   /** Output a package script may write per stream (stdout, stderr) before it is killed. */
   scriptsOutputBytes: number;
-  /** What one project may hold (common/db/quota.ts). */
+  /** What one project may hold (store/quota.ts). */
   quotas: Quotas;
   /** CPU seconds, biggest file and private /tmp size of a package script. */
   scriptsCpuSeconds: number;

@@ -154,7 +154,7 @@ function walk(v: unknown, depth: number): unknown {
 /**
  * Authenticated encryption for secrets at rest; output is "v1:<iv>:<tag>:<data>" base64.
  * Rotation: seal() always uses the current key; open() also accepts the
- * previous keys (SECRET_KEY_PREVIOUS), until common/db/reseal.ts has
+ * previous keys (SECRET_KEY_PREVIOUS), until store/reseal.ts has
  * re-sealed every row under the current one.
  */
 export class SecretBox {

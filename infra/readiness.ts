@@ -6,7 +6,7 @@
  * dependency is down is not restarted for it, only taken out of service.
  */
 import type { Client } from '@temporalio/client';
-import type { SqlStore } from '../common/db/sql-store';
+import type { SqlStore } from '../store/sql-store';
 import { request } from './openstack/http';
 
 export interface ReadinessCheck {

@@ -9,7 +9,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { SecretBox } from '../common/secrets';
-import type { Store } from '../common/db';
+import type { Store } from '../store';
 import type { HeatClient, HeatResourceRow, HeatStack, StackShow, StackTemplate } from './openstack/heat';
 import { OpenStackHttpError } from './openstack/http';
 import { heatForVim } from './vim';

@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import type { Config } from '../common/config';
-import type { Store } from '../common/db';
-import { saveConfiguredDefaultVim, vimById, type VimRow } from '../common/db/repos/vims';
+import type { Store } from '../store';
+import { saveConfiguredDefaultVim, vimById, type VimRow } from '../store/repos/vims';
 import type { SecretBox } from '../common/secrets';
 import { KeystoneSession, type KeystoneCredentials } from './openstack/keystone';
 import { HeatClient } from './openstack/heat';

@@ -1,6 +1,6 @@
 /**
  * What the cluster engine knows of a Kubernetes cluster on VMs, shared by the
- * store (common/db), the activities and the workflows (type-only there): the
+ * store (store/), the activities and the workflows (type-only there): the
  * Tacker Kubernetes VNF's cluster and a Magnum cluster are the same thing to it.
  */
 

@@ -8,7 +8,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../activities/deps';
-import { markFailed, nextPendingOf, notificationById, recordAttempt, type OutboxRow } from '../common/db/repos/notifications';
+import { markFailed, nextPendingOf, notificationById, recordAttempt, type OutboxRow } from '../store/repos/notifications';
 import type { Attempt, NextNotification } from './contracts';
 import { postCadf } from './cadf';
 import { postEtsi } from './etsi/send';

@@ -1,6 +1,6 @@
 /** A CADF notification's POST to its webhook (MAGNUM_NOTIFICATION_WEBHOOKS, by the index it was queued for). */
 import type { ActivityDeps } from '../activities/deps';
-import type { OutboxRow } from '../common/db/repos/notifications';
+import type { OutboxRow } from '../store/repos/notifications';
 import { OutboundRefused, showUrl } from '../common/outbound';
 import { redactString } from '../common/secrets';
 import { request } from '../infra/openstack/http';

@@ -8,8 +8,8 @@
  * PENDING rows.
  */
 import type { Client } from '@temporalio/client';
-import { keysWithPending, markDispatched, undispatched } from '../common/db/repos/notifications';
-import type { Store } from '../common/db/store';
+import { keysWithPending, markDispatched, undispatched } from '../store/repos/notifications';
+import type { Store } from '../store/store';
 import { NOTIFY_SIGNAL, NOTIFY_WORKFLOW, notifyWorkflowId, type DeliverInput } from './contracts';
 
 export async function wake(client: Client, taskQueue: string, orderingKey: string): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { AutoHealActivities } from '../cluster/activities/types';
-import { clusterById, clusterNodes } from '../common/db/repos/clusters';
+import { clusterById, clusterNodes } from '../store/repos/clusters';
 import { autoHealMagnum } from './magnum/auto-heal';
 import { autoHealVnf } from './vnflcm/heal/auto-heal';
 import type { ActivityDeps } from '../activities/deps';

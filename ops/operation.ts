@@ -1,9 +1,9 @@
 /** What an operation module declares (ops/registry.ts lists them). */
 import type { z } from 'zod';
 import type { Config } from '../common/config';
-import type { Q, Store } from '../common/db';
-import type { InstanceRow, VimRow } from '../common/db/repos/rows';
-import type { Scope } from '../common/db/repos/scope';
+import type { Q, Store } from '../store';
+import type { InstanceRow, VimRow } from '../store/repos/rows';
+import type { Scope } from '../store/repos/scope';
 import type { SecretBox } from '../common/secrets';
 
 /** What a summary may say: the instance and the request as recorded (secrets already masked). */

@@ -1,6 +1,6 @@
 /**
  * The store's tables are declared once, in the SQLite schema files
- * (common/db/schema.ts, schema-magnum.ts, schema-notify.ts). Their PostgreSQL
+ * (store/schema.ts, schema-magnum.ts, schema-notify.ts). Their PostgreSQL
  * twins (schema*-pg.ts) are written from them by this script: same tables,
  * columns, names, indexes and checks, with PostgreSQL's types. A unit test
  * (test/unit/pg-schema-generated.test.ts) fails when a twin differs from
@@ -12,7 +12,7 @@
  *   text(n, { mode: 'json' })              jsonb(n)
  *   integer(n, { mode: 'boolean' })        boolean(n)
  *   blob(n, { mode: 'buffer' })            bytea(n)
- *   int64(n) (common/db/columns.ts)        bigint(n, { mode: 'number' })
+ *   int64(n) (store/columns.ts)        bigint(n, { mode: 'number' })
  *   integer(n).primaryKey({ autoIncrement: true })   serial(n).primaryKey()
  * Anything else (text, integer, indexes, checks, references) is the same
  * call on both. A SQLite-only construct this list does not cover stops the
@@ -21,7 +21,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const DB_DIR = path.join(__dirname, '..', 'common', 'db');
+const DB_DIR = path.join(__dirname, '..', 'store');
 
 /** The SQLite schema files, each with its twin. */
 export const SCHEMA_FILES = ['schema.ts', 'schema-magnum.ts', 'schema-notify.ts'].map((sqlite) => ({

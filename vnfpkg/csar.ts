@@ -1,4 +1,4 @@
-import { packageKeys, TooLarge, type ContentStore } from './content-store';
+import { packageKeys, TooLarge, type ContentStore } from '../store/content';
 import { collectVnfdFiles } from './imports';
 import { listedAlgorithms, verifyListedFiles } from './listed-files';
 import { PackageError } from './package-error';

@@ -8,7 +8,7 @@
 import yauzl from 'yauzl';
 import { PackageError } from './package-error';
 import { toPackagePath } from './package-path';
-import { keyProblem, packageKeys } from './content-store';
+import { keyProblem, packageKeys } from '../store/content';
 import type { PackageLimits } from '../common/settings/package-limits';
 import { unreadable } from './zip-source';
 

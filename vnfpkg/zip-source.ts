@@ -9,8 +9,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import type { ContentStore } from './content-store/types';
-import { collect } from './content-store/metered';
+import type { ContentStore } from '../store/content/types';
+import { collect } from '../store/content/metered';
 import { PackageError } from './package-error';
 
 const WINDOW_BYTES = 128 * 1024;

@@ -10,7 +10,7 @@ import { createActivities } from './activities';
 import { keepAlive } from './keep-alive';
 import { loadConfig } from '../common/config';
 import { outboundSettings } from '../common/outbound';
-import { openStore } from '../common/db';
+import { openStore } from '../store';
 import { createLogger } from '../common/log';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes, temporalConnectionSettings } from '../common/temporal';

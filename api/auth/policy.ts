@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 import { z } from 'zod';
-import type { Scope } from '../../common/db/repos/scope';
+import type { Scope } from '../../store/repos/scope';
 import type { Caller } from './tokens';
 
 export const RESOURCES = [

@@ -2,7 +2,7 @@
 import type { Request, Response } from 'express';
 import { callerOf } from '../auth/middleware';
 import type { Caller } from '../auth/tokens';
-import type { Scope } from '../../common/db/repos/scope';
+import type { Scope } from '../../store/repos/scope';
 
 export { callerOf };
 export type { Caller };

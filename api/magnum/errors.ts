@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
-import { StoreBusy } from '../../common/db/sql-store';
+import { StoreBusy } from '../../store/sql-store';
 import { HttpError } from '../../common/http-error';
 import { redactString } from '../../common/secrets';
 

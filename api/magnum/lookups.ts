@@ -4,13 +4,13 @@
  * uuid, as elsewhere in the product; names stay within the caller's view.
  */
 import type { ApiContext } from '../context';
-import { vimById } from '../../common/db/repos/vims';
+import { vimById } from '../../store/repos/vims';
 import { CloudLookups } from '../../infra/openstack/cloud-lookups';
 import { sessionForVim } from '../../infra/vim';
 import { HttpError } from '../../common/http-error';
 import { sharesApiKeystone } from '../vim-access';
-import { magnumClusterById, magnumClusters, nodegroupsOf, type MagnumClusterRow, type NodegroupRow } from '../../common/db/repos/magnum/clusters';
-import { templateById, visibleTemplates, type TemplateRow } from '../../common/db/repos/magnum/templates';
+import { magnumClusterById, magnumClusters, nodegroupsOf, type MagnumClusterRow, type NodegroupRow } from '../../store/repos/magnum/clusters';
+import { templateById, visibleTemplates, type TemplateRow } from '../../store/repos/magnum/templates';
 import { notFound } from '../../common/http-error';
 import type { Caller } from './caller';
 import { resolveIdent } from './collection';

@@ -11,7 +11,7 @@ import { WorkflowNotFoundError } from '@temporalio/common';
 import {
   beginOperation, magnumClusterById, magnumClusters, markWorkflowStarted, Refused, unstartedOperations, writeFenced,
   type BeginOperation, type MagnumClusterRow,
-} from '../../common/db/repos/magnum/clusters';
+} from '../../store/repos/magnum/clusters';
 import { HttpError } from '../../common/http-error';
 import { isInProgress, type ClusterStatus } from '../../model/magnum/status';
 import { newOperationId, startMagnumOperationWorkflow } from '../../ops/magnum/start';

@@ -4,10 +4,10 @@
  * (a malformed or unknown term is a 400 naming it), the page marker
  * decoded, the page size the server's; then the page answered with its
  * `Link: <...>; rel="next"` (the same query, the marker of where this page
- * ended). The store evaluates the filter in SQL (common/db/repos/list-page.ts).
+ * ended). The store evaluates the filter in SQL (store/repos/list-page.ts).
  */
 import type { Request, Response } from 'express';
-import { FILTER_OPS, unfilterable, type Cursor, type FilterOp, type FilterTerm, type ListSpec, type PageRequest } from '../../common/db/repos/list-page';
+import { FILTER_OPS, unfilterable, type Cursor, type FilterOp, type FilterTerm, type ListSpec, type PageRequest } from '../../store/repos/list-page';
 import { badRequest } from '../errors';
 import { ListQuery } from '../schemas/list-query';
 import { excludedAttributes, type SelectorRules } from './selectors';

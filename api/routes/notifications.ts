@@ -7,9 +7,9 @@
  * wakes them at the next API start, and the answer is not held back.
  */
 import type { Config } from '../../common/config';
-import type { OutboxRow } from '../../common/db/repos/notifications';
-import type { InstanceRow } from '../../common/db/repos/rows';
-import type { Q } from '../../common/db/sql-store';
+import type { OutboxRow } from '../../store/repos/notifications';
+import type { InstanceRow } from '../../store/repos/rows';
+import type { Q } from '../../store/sql-store';
 import { dispatch } from '../../notify/dispatch';
 import { queueLcmNotificationsIn } from '../../notify/etsi/queue';
 import type { ApiContext } from '../context';

@@ -12,8 +12,8 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { deliveriesOf, type OutboxRow } from '../../common/db/repos/notifications';
-import { createSubscription, deleteSubscription, findSubscription, pageOfSubscriptions, SUBSCRIPTION_LIST, type SubscriptionRow } from '../../common/db/repos/subscriptions';
+import { deliveriesOf, type OutboxRow } from '../../store/repos/notifications';
+import { createSubscription, deleteSubscription, findSubscription, pageOfSubscriptions, SUBSCRIPTION_LIST, type SubscriptionRow } from '../../store/repos/subscriptions';
 import { parse } from '../../common/validate';
 import { coordinationTargetProblem } from '../../coord/client';
 import { chosenAuthType } from '../../coord/client-auth';

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { deleteVim, findOwnedVim, findUsableVim, listVims, registerVim, updateVim, vimInUse, type VimRow } from '../../common/db/repos/vims';
+import { deleteVim, findOwnedVim, findUsableVim, listVims, registerVim, updateVim, vimInUse, type VimRow } from '../../store/repos/vims';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { OpenStackHttpError } from '../../infra/openstack/http';
 import { KubeClient, kubeEndpointProblem } from '../../infra/kubernetes';

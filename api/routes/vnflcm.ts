@@ -4,9 +4,9 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { createInstance, deleteIdleInstance, findInstance, INSTANCE_LIST, pageOfInstances } from '../../common/db/repos/instances';
-import { findOpOcc, OP_OCC_LIST, pageOfOpOccs } from '../../common/db/repos/op-occs';
-import { packageForVnfd } from '../../common/db/repos/packages';
+import { createInstance, deleteIdleInstance, findInstance, INSTANCE_LIST, pageOfInstances } from '../../store/repos/instances';
+import { findOpOcc, OP_OCC_LIST, pageOfOpOccs } from '../../store/repos/op-occs';
+import { packageForVnfd } from '../../store/repos/packages';
 import { parse } from '../../common/validate';
 import { cancelUpdate, failUpdate, retryUpdate, rollbackUpdate } from '../../engine/contracts';
 import type { LcmOperation } from '../../model/lcm-operation';
@@ -24,8 +24,8 @@ import { pageRequest, sendPage } from './filter';
 import { attributeSelector, type SelectorRules } from './selectors';
 import { queueIdentifierNotification, sendQueued } from './notifications';
 import { subscriptionsRouter } from './subscriptions';
-import type { OutboxRow } from '../../common/db/repos/notifications';
-import type { VimRow } from '../../common/db/repos/vims';
+import type { OutboxRow } from '../../store/repos/notifications';
+import type { VimRow } from '../../store/repos/vims';
 import { actingVimId } from '../vim-access';
 import { checkIfMatch, etagOf } from '../etag';
 

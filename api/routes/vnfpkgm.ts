@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import AdmZip from 'adm-zip';
-import { packageKeys, TooLarge } from '../../vnfpkg/content-store';
+import { packageKeys, TooLarge } from '../../store/content';
 import { artifactType, receiveBody, sendContent } from '../content-response';
 import type { ApiContext } from '../context';
 import { badRequest, conflict, HttpError, notFound } from '../errors';
@@ -18,8 +18,8 @@ const PACKAGE_SELECTORS: SelectorRules = {
   optionalComplex: ['checksum', 'softwareImages', 'additionalArtifacts', 'userDefinedData', 'onboardingFailureDetails'],
   defaultExcluded: ['softwareImages', 'additionalArtifacts', 'userDefinedData', 'checksum'],
 };
-import { claimUpload, createPackage, deletePackage, findPackage, modifyPackage, PACKAGE_LIST, pageOfPackages, NoPackage, unclaimUpload } from '../../common/db/repos/packages';
-import { packageFileStream, packageFiles } from '../../common/db/repos/package-files';
+import { claimUpload, createPackage, deletePackage, findPackage, modifyPackage, PACKAGE_LIST, pageOfPackages, NoPackage, unclaimUpload } from '../../store/repos/packages';
+import { packageFileStream, packageFiles } from '../../store/repos/package-files';
 import { callerOf } from '../auth/middleware';
 import { scopeOf } from '../auth/policy';
 import { authorize } from './authorize';

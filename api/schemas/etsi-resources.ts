@@ -11,7 +11,7 @@
  * extensions the SOL documents permit and are let through.
  */
 import { z } from 'zod';
-import { INSTANTIATION_STATES, ONBOARDING_STATES, OPERATIONAL_STATES, USAGE_STATES } from '../../common/db/enums';
+import { INSTANTIATION_STATES, ONBOARDING_STATES, OPERATIONAL_STATES, USAGE_STATES } from '../../store/enums';
 import { CANCEL_MODES, OP_STATES } from '../../model/lcm-operation';
 import { LCM_OPERATION_TYPES } from '../../model/subscriptions';
 import { HttpError } from '../errors';

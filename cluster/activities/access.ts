@@ -7,7 +7,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../../activities/deps';
 import { sshToServer } from '../../activities/server-ssh';
-import { clusterById, clusterNodes, clusterPki, type ClusterNodeRow, type ClusterRow } from '../../common/db/repos/clusters';
+import { clusterById, clusterNodes, clusterPki, type ClusterNodeRow, type ClusterRow } from '../../store/repos/clusters';
 import { KubeClient } from '../../infra/kubernetes';
 import type { SshSession } from '../../ssh';
 import { endpointHostPort, type ClusterSecrets } from '../../model/cluster';

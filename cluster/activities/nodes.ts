@@ -8,7 +8,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityDeps } from '../../activities/deps';
-import { recordNodeStep, setNodeJoinState, type ClusterNodeRow } from '../../common/db/repos/clusters';
+import { recordNodeStep, setNodeJoinState, type ClusterNodeRow } from '../../store/repos/clusters';
 import { isNodeReady, nodeReadyStatus, KubeApiError } from '../../infra/kubernetes';
 import { SshError, type SshSession } from '../../ssh';
 import { kubeadmInit, kubeadmJoin, kubeadmReset, pullControlPlaneImages, removeEtcdMember, type PkiFile } from '../install/control-plane';

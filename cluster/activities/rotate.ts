@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../../activities/deps';
-import { addClusterPki, clusterById, clusterPki, setNodeJoinState, updateCluster } from '../../common/db/repos/clusters';
+import { addClusterPki, clusterById, clusterPki, setNodeJoinState, updateCluster } from '../../store/repos/clusters';
 import { rotateMaster, rotateWorker } from '../install/rotate';
 import { issueClientCert, kubeconfig, newClusterPki, sealPki, caPair } from '../pki';
 import { apiServerUrl, nodeRefOf, openCluster } from './access';

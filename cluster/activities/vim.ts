@@ -8,9 +8,9 @@
  */
 import crypto from 'node:crypto';
 import type { ActivityDeps } from '../../activities/deps';
-import { updateCluster, type ClusterRow } from '../../common/db/repos/clusters';
-import { instanceById, setInstanceVimConnectionInfo } from '../../common/db/repos/instances';
-import { deleteVim, listVims, registerVim, updateVim, vimById } from '../../common/db/repos/vims';
+import { updateCluster, type ClusterRow } from '../../store/repos/clusters';
+import { instanceById, setInstanceVimConnectionInfo } from '../../store/repos/instances';
+import { deleteVim, listVims, registerVim, updateVim, vimById } from '../../store/repos/vims';
 import { apiServerUrl, openCluster } from './access';
 
 /** The service account the VIM's token belongs to. */

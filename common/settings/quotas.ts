@@ -1,4 +1,4 @@
-/** What one project may hold (README, "Quotas"), and the setting that gives each limit; enforced in common/db/quota.ts. */
+/** What one project may hold (README, "Quotas"), and the setting that gives each limit; enforced in store/quota.ts. */
 export interface Quotas {
   packages: number;
   packageBytes: number;

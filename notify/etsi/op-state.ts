@@ -8,9 +8,9 @@
  * workflow records, before the operation does anything, then that state's
  * RESULT.
  */
-import { instanceIn } from '../../common/db/repos/instances';
-import type { OpOccRow } from '../../common/db/repos/rows';
-import type { Q } from '../../common/db/sql-store';
+import { instanceIn } from '../../store/repos/instances';
+import type { OpOccRow } from '../../store/repos/rows';
+import type { Q } from '../../store/sql-store';
 import type { OpState } from '../../model/lcm-operation';
 import type { LcmEvent } from './payloads';
 import { queueLcmNotificationsIn } from './queue';

@@ -7,8 +7,8 @@
  * every later state, intermediate (PROCESSING, FAILED_TEMP, ROLLING_BACK) or
  * final (COMPLETED, FAILED, ROLLED_BACK), as SOL003 defines them.
  */
-import type { OpOccRow } from '../../common/db/repos/rows';
-import type { SubscriptionRow } from '../../common/db/repos/subscriptions';
+import type { OpOccRow } from '../../store/repos/rows';
+import type { SubscriptionRow } from '../../store/repos/subscriptions';
 import type { NotificationType } from '../../model/subscriptions';
 
 export type LcmEvent =

@@ -5,11 +5,11 @@
  * notification's `id`) and the ordering key of (subscription, instance).
  */
 import crypto from 'node:crypto';
-import { queueIn, type OutboxRow } from '../../common/db/repos/notifications';
-import type { InstanceRow } from '../../common/db/repos/rows';
-import { subscriptionsOfProjectIn } from '../../common/db/repos/subscriptions';
+import { queueIn, type OutboxRow } from '../../store/repos/notifications';
+import type { InstanceRow } from '../../store/repos/rows';
+import { subscriptionsOfProjectIn } from '../../store/repos/subscriptions';
 import { showUrl } from '../../common/outbound';
-import type { Q } from '../../common/db/sql-store';
+import type { Q } from '../../store/sql-store';
 import { etsiOrderingKey } from '../contracts';
 import { matchesFilter } from './filter';
 import { lcmPayload, type LcmEvent } from './payloads';

@@ -9,8 +9,8 @@
  * policy on every URL and address.
  */
 import type { ActivityDeps } from '../../activities/deps';
-import type { OutboxRow } from '../../common/db/repos/notifications';
-import { subscriptionById } from '../../common/db/repos/subscriptions';
+import type { OutboxRow } from '../../store/repos/notifications';
+import { subscriptionById } from '../../store/repos/subscriptions';
 import type { SecretBox } from '../../common/secrets';
 import { operatorCoordTls, type CoordTarget } from '../../coord/client-auth';
 import { authenticatedCall } from '../../coord/client-call';

@@ -10,8 +10,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../../activities/deps';
-import type { ClusterNodeRow } from '../../common/db/repos/clusters';
-import { beginOperation, magnumClusterById, markWorkflowStarted, nodegroupsOf, Refused, type MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
+import type { ClusterNodeRow } from '../../store/repos/clusters';
+import { beginOperation, magnumClusterById, markWorkflowStarted, nodegroupsOf, Refused, type MagnumClusterRow } from '../../store/repos/magnum/clusters';
 import { RESIZABLE } from '../../model/magnum/status';
 import { autoHealReason, healable, mastersLeftReason, nodesToReplace } from '../auto-heal-share';
 import { newOperationId, startMagnumOperationWorkflow } from './start';

@@ -6,9 +6,9 @@
  */
 import type { z } from 'zod';
 import type { Config } from '../../common/config';
-import type { Store } from '../../common/db';
-import type { BeginOperation, MagnumClusterRow, NodegroupRow } from '../../common/db/repos/magnum/clusters';
-import type { TemplateRow } from '../../common/db/repos/magnum/templates';
+import type { Store } from '../../store';
+import type { BeginOperation, MagnumClusterRow, NodegroupRow } from '../../store/repos/magnum/clusters';
+import type { TemplateRow } from '../../store/repos/magnum/templates';
 import type { CloudLookups } from '../../infra/openstack/cloud-lookups';
 
 export interface MagnumSummaryInput {
@@ -67,7 +67,7 @@ export interface MagnumPrecheckInput<B = unknown> {
   cloud(vimId: string): Promise<CloudLookups>;
 }
 
-/** What the API records, in the one transaction that checks the fresh rows (common/db/repos/magnum/clusters beginOperation). */
+/** What the API records, in the one transaction that checks the fresh rows (store/repos/magnum/clusters beginOperation). */
 export type MagnumStartPlan = Omit<BeginOperation, 'operationId' | 'operation'> & {
   /** The nodegroup a 'nodegroup' answer shows, by uuid. */
   shows?: string;

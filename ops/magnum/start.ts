@@ -8,7 +8,7 @@ import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import crypto from 'node:crypto';
 import type { Config } from '../../common/config';
-import type { MagnumClusterRow } from '../../common/db/repos/magnum/clusters';
+import type { MagnumClusterRow } from '../../store/repos/magnum/clusters';
 import { SA_CLUSTER_STATUS } from '../../common/search-attributes';
 import { traceAttribute } from '../../common/tracing';
 import type { MagnumOpInput } from './shared/contracts';

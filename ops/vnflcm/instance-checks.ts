@@ -1,9 +1,9 @@
 /** Preconditions several VNF LCM operations share (prechecks, ops/vnflcm/<op>/precheck.ts). */
-import { instantiatedInfoOf } from '../../common/db/repos/instances';
-import type { InstanceRow } from '../../common/db/repos/rows';
-import { packageById } from '../../common/db/repos/packages';
-import type { Store } from '../../common/db';
-import { baseHotFiles } from '../../common/db/repos/package-files';
+import { instantiatedInfoOf } from '../../store/repos/instances';
+import type { InstanceRow } from '../../store/repos/rows';
+import { packageById } from '../../store/repos/packages';
+import type { Store } from '../../store';
+import { baseHotFiles } from '../../store/repos/package-files';
 import { conflict, HttpError } from '../../common/http-error';
 import { checkBaseHotTypes, TemplatePolicyRefused } from '../../infra/hot';
 import type { InstantiatedVnfInfo } from '../../infra/vnf-info';

@@ -5,7 +5,7 @@
  * by schema, so no secret reaches Temporal.
  */
 import { operationModule } from '../registry';
-import type { vnfInstances, vnfLcmOpOccs } from '../../common/db/schema';
+import type { vnfInstances, vnfLcmOpOccs } from '../../store/schema';
 
 type Op = Pick<typeof vnfLcmOpOccs.$inferSelect, 'id' | 'vnfInstanceId' | 'projectId' | 'operation' | 'operationParams'>;
 type Instance = Pick<typeof vnfInstances.$inferSelect, 'vnfInstanceName' | 'vimId'>;

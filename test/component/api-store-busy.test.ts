@@ -10,7 +10,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { problemHandler } from '../../api/errors';
 import { magnumErrorHandler } from '../../api/magnum/errors';
-import { StoreBusy } from '../../common/db/sql-store';
+import { StoreBusy } from '../../store/sql-store';
 
 let server: Server;
 let base: string;

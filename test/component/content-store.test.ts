@@ -1,5 +1,5 @@
 /**
- * The content store (vnfpkg/content-store) on each implementation: a
+ * The content store (store/content) on each implementation: a
  * directory, and the database on SQLite and on a real PostgreSQL. Same
  * tests, same expectations: streamed puts and reads, byte ranges across
  * chunk boundaries, atomic replacement, failed puts that leave nothing,
@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openStore, type Store } from '../../common/db';
-import { insertChunk } from '../../common/db/repos/content';
-import { CHUNK_BYTES } from '../../vnfpkg/content-store/database';
-import { TooLarge, type ContentStore } from '../../vnfpkg/content-store';
+import { openStore, type Store } from '../../store';
+import { insertChunk } from '../../store/repos/content';
+import { CHUNK_BYTES } from '../../store/content/database';
+import { TooLarge, type ContentStore } from '../../store/content';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 const MiB = 1024 * 1024;

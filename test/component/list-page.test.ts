@@ -1,5 +1,5 @@
 /**
- * Paged, filtered lists (common/db/repos/list-page.ts) on both stores, SQLite
+ * Paged, filtered lists (store/repos/list-page.ts) on both stores, SQLite
  * and a real PostgreSQL with the product's migrations: SOL013's filter
  * operators on text columns, members of JSON columns and booleans, evaluated
  * in SQL; keyset pages followed to the end while rows are inserted between
@@ -10,12 +10,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openStore, type Store } from '../../common/db';
-import { createInstance, pageOfInstances } from '../../common/db/repos/instances';
-import type { Cursor, FilterTerm } from '../../common/db/repos/list-page';
-import { createOpOcc, pageOfOpOccs } from '../../common/db/repos/op-occs';
-import { createPackage } from '../../common/db/repos/packages';
-import type { Scope } from '../../common/db/repos/scope';
+import { openStore, type Store } from '../../store';
+import { createInstance, pageOfInstances } from '../../store/repos/instances';
+import type { Cursor, FilterTerm } from '../../store/repos/list-page';
+import { createOpOcc, pageOfOpOccs } from '../../store/repos/op-occs';
+import { createPackage } from '../../store/repos/packages';
+import type { Scope } from '../../store/repos/scope';
 import { parseFilter } from '../../api/routes/filter';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { httpMetrics, metricsAllowList, metricsRoute } from '../../api/metrics';
-import { openStore, type Store } from '../../common/db';
+import { openStore, type Store } from '../../store';
 import { metricsRegistry, outboundTarget } from '../../common/metrics';
 import { workerMetrics } from '../../worker/metrics';
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { metricsRoute } from '../../api/metrics';
-import { openStore } from '../../common/db';
+import { openStore } from '../../store';
 import { metricsRegistry } from '../../common/metrics';
 import { validateGrafanaDashboard } from '../support/grafana-dashboard-schema';
 import { DASHBOARD, kitMetricNames, RULES_DIR as RULES } from '../support/monitoring-kit';

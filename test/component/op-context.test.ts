@@ -13,15 +13,15 @@ import { getTableName, type Table } from 'drizzle-orm';
 import { opContext } from '../../activities/op-context';
 import { stackSpecFor } from '../../activities/stack';
 import { loadConfig } from '../../common/config';
-import { openStore, type Q, type Store } from '../../common/db';
-import { createInstance } from '../../common/db/repos/instances';
-import { createOpOcc } from '../../common/db/repos/op-occs';
-import { claimUpload, createPackage } from '../../common/db/repos/packages';
+import { openStore, type Q, type Store } from '../../store';
+import { createInstance } from '../../store/repos/instances';
+import { createOpOcc } from '../../store/repos/op-occs';
+import { claimUpload, createPackage } from '../../store/repos/packages';
 import { createLogger } from '../../common/log';
 import { SecretBox } from '../../common/secrets';
 import { packageActivities } from '../../ops/vnfpkgm/onboard/activities';
 import { readFolderFiles } from '../../samples/build';
-import { packageKeys } from '../../vnfpkg/content-store';
+import { packageKeys } from '../../store/content';
 import { zipFiles } from '../support/vnfpkg-fixtures';
 
 /** The store, with the table of every SELECT it runs noted in `reads`. */

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
-import { openStore, type Store } from '../../common/db';
+import { openStore, type Store } from '../../store';
 import { keystoneCheck, probeAnswer, readiness, sharedProbe, storeCheck, temporalCheck } from '../../infra/readiness';
 import { findTemporalCli } from '../../runtime/temporal-cli';
 import { startProbeServer } from '../../worker/probes';

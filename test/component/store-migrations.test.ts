@@ -18,11 +18,11 @@ import { Client } from 'pg';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { eq } from 'drizzle-orm';
-import { openStore, type Store } from '../../common/db';
-import { drainLegacyPackageFiles } from '../../common/db/legacy-package-contents';
-import { packageFileIndex, packageFiles } from '../../common/db/repos/package-files';
-import { instanceById } from '../../common/db/repos/instances';
-import { packageKeys } from '../../vnfpkg/content-store';
+import { openStore, type Store } from '../../store';
+import { drainLegacyPackageFiles } from '../../store/legacy-package-contents';
+import { packageFileIndex, packageFiles } from '../../store/repos/package-files';
+import { instanceById } from '../../store/repos/instances';
+import { packageKeys } from '../../store/content';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 const MIGRATIONS = path.resolve(__dirname, '../../drizzle');

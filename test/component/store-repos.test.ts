@@ -1,5 +1,5 @@
 /**
- * The repositories (common/db/repos) against both stores: SQLite in a
+ * The repositories (store/repos) against both stores: SQLite in a
  * temporary directory and a real PostgreSQL (test/support/postgres.ts), each
  * with the product's migrations. Same tests, same expectations.
  */
@@ -9,29 +9,29 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { openStore, type Q, type Store } from '../../common/db';
-import { isUniqueViolation, StoreBusy } from '../../common/db/sql-store';
-import { MAGNUM_IN_PROGRESS, readStoreGauges } from '../../common/db/repos/gauges';
-import { openPgStore } from '../../common/db/store-pg';
-import { holdChangeTarget, releaseChangeTarget } from '../../common/db/package-usage';
-import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../../common/db/repos/host-keys';
-import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../common/db/repos/coordination-waits';
-import { createInstance, deleteIdleInstance, findInstance, instanceById, pageOfInstances } from '../../common/db/repos/instances';
+import { openStore, type Q, type Store } from '../../store';
+import { isUniqueViolation, StoreBusy } from '../../store/sql-store';
+import { MAGNUM_IN_PROGRESS, readStoreGauges } from '../../store/repos/gauges';
+import { openPgStore } from '../../store/store-pg';
+import { holdChangeTarget, releaseChangeTarget } from '../../store/package-usage';
+import { forgetHostKeys, pinHostKey, pinnedHostKey } from '../../store/repos/host-keys';
+import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../store/repos/coordination-waits';
+import { createInstance, deleteIdleInstance, findInstance, instanceById, pageOfInstances } from '../../store/repos/instances';
 import {
   createOpOcc, failOpOccIfIn, findOpOcc, NoInstance, OpenOperation, openStartedOpOccIds, opOccById, recordStep, unstartedOpOccs, updateOpOcc, upsertCoordination,
-} from '../../common/db/repos/op-occs';
-import { baseHotFiles, FileTooLarge, hasPackageFile, packageFile, packageFileIndex, packageFiles, packageFileStream } from '../../common/db/repos/package-files';
-import { packageKeys } from '../../vnfpkg/content-store';
+} from '../../store/repos/op-occs';
+import { baseHotFiles, FileTooLarge, hasPackageFile, packageFile, packageFileIndex, packageFiles, packageFileStream } from '../../store/repos/package-files';
+import { packageKeys } from '../../store/content';
 import {
   claimUpload, createPackage, deletePackage, findPackage, modifyPackage, pageOfPackages, packageById, packageForVnfd, recordOnboarded, recordOnboardingFailed,
-} from '../../common/db/repos/packages';
-import type { InstanceRow } from '../../common/db/repos/rows';
-import type { Scope } from '../../common/db/repos/scope';
+} from '../../store/repos/packages';
+import type { InstanceRow } from '../../store/repos/rows';
+import type { Scope } from '../../store/repos/scope';
 import type { LcmOperation } from '../../model/lcm-operation';
-import { defaultVimFor, deleteVim, findOwnedVim, findUsableVim, listVims, projectAccessTo, registerVim, saveConfiguredDefaultVim, saveProjectAccess, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../common/db/repos/vims';
-import { createCluster, deleteCluster } from '../../common/db/repos/clusters';
-import { createSubscription, findSubscription, pageOfSubscriptions } from '../../common/db/repos/subscriptions';
-import { QuotaExceeded } from '../../common/db/quota';
+import { defaultVimFor, deleteVim, findOwnedVim, findUsableVim, listVims, projectAccessTo, registerVim, saveConfiguredDefaultVim, saveProjectAccess, upsertInlineVim, vimById, vimIdTaken, vimInUse } from '../../store/repos/vims';
+import { createCluster, deleteCluster } from '../../store/repos/clusters';
+import { createSubscription, findSubscription, pageOfSubscriptions } from '../../store/repos/subscriptions';
+import { QuotaExceeded } from '../../store/quota';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 const A: Scope = { projectId: 'project-a', all: false };

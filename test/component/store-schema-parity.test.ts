@@ -10,9 +10,9 @@ import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { getTableConfig as pgTableConfig, PgTable } from 'drizzle-orm/pg-core';
-import * as sqliteSchema from '../../common/db/schema';
-import * as pgSchema from '../../common/db/schema-pg';
-import { openStore } from '../../common/db/store';
+import * as sqliteSchema from '../../store/schema';
+import * as pgSchema from '../../store/schema-pg';
+import { openStore } from '../../store/store';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 
 type Shape = Record<string, { columns: Record<string, { notNull: boolean }>; primaryKey: string[]; indexes: string[] }>;

@@ -12,14 +12,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { loadConfig } from '../../common/config';
-import { openStore, type Store } from '../../common/db';
-import { packageFile, packageFileIndex } from '../../common/db/repos/package-files';
-import { claimUpload, createPackage, packageById } from '../../common/db/repos/packages';
+import { openStore, type Store } from '../../store';
+import { packageFile, packageFileIndex } from '../../store/repos/package-files';
+import { claimUpload, createPackage, packageById } from '../../store/repos/packages';
 import { createLogger } from '../../common/log';
 import { SecretBox } from '../../common/secrets';
 import { packageActivities } from '../../ops/vnfpkgm/onboard/activities';
 import { readFolderFiles } from '../../samples/build';
-import { packageKeys } from '../../vnfpkg/content-store';
+import { packageKeys } from '../../store/content';
 import { startPostgres, type TestPostgres } from '../support/postgres';
 import { sha256, tackerSampleFiles, zipFiles, type PackageFiles } from '../support/vnfpkg-fixtures';
 

@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import { sampleVariant } from '../../samples/variant';
 import { tooDeepAt } from '../../api/limits/json-depth';
 import { hostNameOf } from '../../api/limits/host-check';
-import { DirectoryContentStore, packageKeys, TooLarge } from '../../vnfpkg/content-store';
+import { DirectoryContentStore, packageKeys, TooLarge } from '../../store/content';
 import { PackageError } from '../../vnfpkg';
 import { readState } from '../harness/state';
 import { adminToken, apiUrl, call, eventually, onboard, temporalClient } from '../support/api';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { clusterOfVnf, clusterNodes } from '../../common/db/repos/clusters';
+import { clusterOfVnf, clusterNodes } from '../../store/repos/clusters';
 import { connectSsh } from '../../ssh';
 import { readState } from '../harness/state';
 import { addSshFault, call, clearFaults, eventually, opIdFrom, waitOpState } from '../support/api';

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newEd25519KeyPair } from '@nfv-orchestrator/lib/ssh-keys';
-import { pinnedHostKey } from '../../common/db/repos/host-keys';
+import { pinnedHostKey } from '../../store/repos/host-keys';
 import { sampleVariant } from '../../samples/variant';
 import { KeystoneSession } from '../../infra/openstack/keystone';
 import { readState, writeState } from '../harness/state';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pinHostKey, pinnedHostKey } from '../../common/db/repos/host-keys';
+import { pinHostKey, pinnedHostKey } from '../../store/repos/host-keys';
 import { certificateThumbprint } from '../../coord/client';
 import { startEm, Em } from '../../em/server';
 import { readState } from '../harness/state';

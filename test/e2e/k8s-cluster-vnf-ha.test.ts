@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { clusterOfVnf } from '../../common/db/repos/clusters';
+import { clusterOfVnf } from '../../store/repos/clusters';
 import { readState } from '../harness/state';
 import { adminToken, call, eventually, sim } from '../support/api';
 import { connectSsh } from '../../ssh';

@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { clusterNodes, clusterOfVnf } from '../../common/db/repos/clusters';
+import { clusterNodes, clusterOfVnf } from '../../store/repos/clusters';
 import { VENV } from '../../runtime/openstack/install';
 import { readState } from '../harness/state';
 import { adminToken, call, eventually, healthLoopEnd, sim, temporalClient } from '../support/api';

@@ -9,13 +9,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../common/config';
-import { openStore } from '../../common/db';
-import { packageFileIndex } from '../../common/db/repos/package-files';
-import { claimUpload, createPackage } from '../../common/db/repos/packages';
+import { openStore } from '../../store';
+import { packageFileIndex } from '../../store/repos/package-files';
+import { claimUpload, createPackage } from '../../store/repos/packages';
 import { createLogger } from '../../common/log';
 import { SecretBox } from '../../common/secrets';
 import { packageActivities } from '../../ops/vnfpkgm/onboard/activities';
-import { packageKeys, type ContentStoreKind } from '../../vnfpkg/content-store';
+import { packageKeys, type ContentStoreKind } from '../../store/content';
 
 async function main(): Promise<void> {
   const [zipFile, kind, dataDir, databaseUrl] = process.argv.slice(2);

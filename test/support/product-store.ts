@@ -7,8 +7,8 @@
  * its content store (PACKAGE_STORE, as the product chose it).
  */
 import { packageStoreFromEnv } from '../../common/config';
-import { openStore, type Store } from '../../common/db';
-import type { Dialect } from '../../common/db/sql-store';
+import { openStore, type Store } from '../../store';
+import type { Dialect } from '../../store/sql-store';
 import { readState } from '../harness/state';
 
 export function productDialect(): Dialect {

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { parse as parseYaml } from 'yaml';
 import { readFolderFiles, zipFiles } from '../../samples/build';
 import { loadPackage, PACKAGE_LIMIT_DEFAULTS, readCsar, type Csar, type PackageLimits, type Vnfd } from '../../vnfpkg';
-import { DirectoryContentStore, packageKeys, type ContentStore } from '../../vnfpkg/content-store';
+import { DirectoryContentStore, packageKeys, type ContentStore } from '../../store/content';
 
 export type PackageFiles = Record<string, Buffer>;
 

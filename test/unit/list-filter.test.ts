@@ -1,7 +1,7 @@
 /** SOL013 §5.2.2 filter expressions (api/routes/filter.ts): terms, quoting, and a 400 that names what is wrong. */
 import { pageRequest, parseFilter } from '../../api/routes/filter';
-import { INSTANCE_LIST } from '../../common/db/repos/instances';
-import { OP_OCC_LIST } from '../../common/db/repos/op-occs';
+import { INSTANCE_LIST } from '../../store/repos/instances';
+import { OP_OCC_LIST } from '../../store/repos/op-occs';
 
 const problem = (fn: () => unknown) => {
   try {

@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { moveOlderContent } from '../../api/package-reconcile';
-import { openStore, type Store } from '../../common/db';
-import { createPackage } from '../../common/db/repos/packages';
-import { packageKeys } from '../../vnfpkg/content-store';
+import { openStore, type Store } from '../../store';
+import { createPackage } from '../../store/repos/packages';
+import { packageKeys } from '../../store/content';
 
 describe.each(['directory', 'database'] as const)('older package content into the %s content store (SQLite)', (kind) => {
   let dir: string;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { pgTwinOf, SCHEMA_FILES } from '../../scripts/generate-pg-schema';
 
 describe('the PostgreSQL schema twins', () => {
-  it.each(SCHEMA_FILES.map((f) => [f.pg.replace(/.*\/common\//, 'common/'), f]))('%s is generated from its SQLite file', (_name, f) => {
+  it.each(SCHEMA_FILES.map((f) => [f.pg.replace(/.*\/store\//, 'store/'), f]))('%s is generated from its SQLite file', (_name, f) => {
     expect(fs.readFileSync(f.pg, 'utf8')).toBe(pgTwinOf(fs.readFileSync(f.sqlite, 'utf8'), f.sqlite));
   });
 

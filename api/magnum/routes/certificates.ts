@@ -7,8 +7,8 @@
  */
 import { Router, type Response } from 'express';
 import { CsrRejected, caPair, openPki, signCsr, type CaName } from '../../../cluster/pki';
-import { clusterById, clusterPki } from '../../../common/db/repos/clusters';
-import type { MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
+import { clusterById, clusterPki } from '../../../store/repos/clusters';
+import type { MagnumClusterRow } from '../../../store/repos/magnum/clusters';
 import { badRequest, conflict, forbidden, HttpError } from '../../../common/http-error';
 import { CertificateSignInput } from '../../../model/magnum/cluster';
 import type { ApiContext } from '../../context';

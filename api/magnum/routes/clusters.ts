@@ -7,10 +7,10 @@
  * logs them (Magnum's gap).
  */
 import { Router, type Request, type Response } from 'express';
-import { updateCluster as updateEngineCluster } from '../../../common/db/repos/clusters';
-import { createMagnumCluster, magnumClusters, Refused } from '../../../common/db/repos/magnum/clusters';
-import { quotaOf } from '../../../common/db/repos/magnum/quotas';
-import { defaultVimFor, type VimRow } from '../../../common/db/repos/vims';
+import { updateCluster as updateEngineCluster } from '../../../store/repos/clusters';
+import { createMagnumCluster, magnumClusters, Refused } from '../../../store/repos/magnum/clusters';
+import { quotaOf } from '../../../store/repos/magnum/quotas';
+import { defaultVimFor, type VimRow } from '../../../store/repos/vims';
 import { actingVimId } from '../../vim-access';
 import { badRequest, HttpError } from '../../../common/http-error';
 import { PatchBody } from '../../../model/magnum/cluster';

@@ -4,7 +4,7 @@
  * are operations: ops/magnum/nodegroup-*, served by ./operations.ts.
  */
 import { Router, type Response } from 'express';
-import type { MagnumClusterRow, NodegroupRow } from '../../../common/db/repos/magnum/clusters';
+import type { MagnumClusterRow, NodegroupRow } from '../../../store/repos/magnum/clusters';
 import { clusterFacts } from '../../../ops/magnum/shared/cluster-facts';
 import type { ApiContext } from '../../context';
 import { authorize } from '../../routes/authorize';

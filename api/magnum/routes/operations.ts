@@ -7,8 +7,8 @@
  * Every refusal is answered at once, never as a 202 that only logs it.
  */
 import { Router, type Request, type Response } from 'express';
-import type { MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
-import { nodegroupsOf } from '../../../common/db/repos/magnum/clusters';
+import type { MagnumClusterRow } from '../../../store/repos/magnum/clusters';
+import { nodegroupsOf } from '../../../store/repos/magnum/clusters';
 import { badRequest } from '../../../common/http-error';
 import { PatchBody } from '../../../model/magnum/cluster';
 import type { MagnumOperationModule, MagnumPrecheckInput, MagnumRoute } from '../../../ops/magnum/operation';

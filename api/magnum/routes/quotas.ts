@@ -5,7 +5,7 @@
  * [quotas]max_clusters_per_project (MAGNUM_MAX_CLUSTERS_PER_PROJECT, 20).
  */
 import { Router, type Request, type Response } from 'express';
-import { createQuota, deleteQuota, listQuotas, quotaOf, updateQuota, type QuotaRow } from '../../../common/db/repos/magnum/quotas';
+import { createQuota, deleteQuota, listQuotas, quotaOf, updateQuota, type QuotaRow } from '../../../store/repos/magnum/quotas';
 import { badRequest, conflict, forbidden, notFound } from '../../../common/http-error';
 import { QuotaInput } from '../../../model/magnum/cluster';
 import type { ApiContext } from '../../context';

@@ -5,9 +5,9 @@
  * CADF audit log (admins: every notification and its delivery).
  */
 import { Router } from 'express';
-import { listCadfEvents } from '../../../common/db/repos/magnum/cadf';
-import { deliveriesOfSources } from '../../../common/db/repos/notifications';
-import { magnumClusters, nodegroupsOfProject } from '../../../common/db/repos/magnum/clusters';
+import { listCadfEvents } from '../../../store/repos/magnum/cadf';
+import { deliveriesOfSources } from '../../../store/repos/notifications';
+import { magnumClusters, nodegroupsOfProject } from '../../../store/repos/magnum/clusters';
 import { badRequest, forbidden } from '../../../common/http-error';
 import { isInProgress } from '../../../model/magnum/status';
 import type { ApiContext } from '../../context';

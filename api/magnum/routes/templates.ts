@@ -8,10 +8,10 @@
  */
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { defaultVimFor } from '../../../common/db/repos/vims';
+import { defaultVimFor } from '../../../store/repos/vims';
 import {
   deleteTemplate, insertTemplate, templateById, templateInUse, updateTemplate, visibleTemplates, type TemplateRow,
-} from '../../../common/db/repos/magnum/templates';
+} from '../../../store/repos/magnum/templates';
 import { badRequest, forbidden, HttpError } from '../../../common/http-error';
 import { PatchBody } from '../../../model/magnum/cluster';
 import {

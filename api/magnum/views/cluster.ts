@@ -4,7 +4,7 @@
  * cluster_id from it; faults while *_FAILED; node and master counts summed
  * over the nodegroups.
  */
-import type { NodegroupRow } from '../../../common/db/repos/magnum/clusters';
+import type { NodegroupRow } from '../../../store/repos/magnum/clusters';
 import {
   addressesOfGroup, coeVersionOf, faultsOf, masterAddresses, masterCountOf, nodeAddresses, nodeCountOf, type ClusterFacts,
 } from '../../../ops/magnum/shared/cluster-facts';

@@ -1,5 +1,5 @@
 /** A cluster template as Magnum shows it: every field, null when unset; proxies without their credentials. */
-import type { TemplateRow } from '../../../common/db/repos/magnum/templates';
+import type { TemplateRow } from '../../../store/repos/magnum/templates';
 import type { SecretBox } from '../../../common/secrets';
 import { redactString } from '../../../common/secrets';
 import { links, magnumTime, orNull } from './common';

@@ -1,7 +1,7 @@
 /** CA rotation is refused at once for a TLS-disabled cluster (400), one whose create has not made its PKI yet (409), or a busy one (400, as Magnum). */
-import { clusterById, clusterPki } from '../../../common/db/repos/clusters';
-import { Refused } from '../../../common/db/repos/magnum/clusters';
-import { templateById } from '../../../common/db/repos/magnum/templates';
+import { clusterById, clusterPki } from '../../../store/repos/clusters';
+import { Refused } from '../../../store/repos/magnum/clusters';
+import { templateById } from '../../../store/repos/magnum/templates';
 import { badRequest, conflict } from '../../../common/http-error';
 import { UPDATABLE } from '../../../model/magnum/status';
 import type { MagnumPrecheckInput, MagnumStartPlan } from '../operation';

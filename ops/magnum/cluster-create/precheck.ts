@@ -6,9 +6,9 @@
  * networks, and every VIM reference checked. Returns the rows to write.
  */
 import crypto from 'node:crypto';
-import type { MagnumClusterInsert, NodegroupInsert } from '../../../common/db/repos/magnum/clusters';
-import { templateById, type TemplateRow } from '../../../common/db/repos/magnum/templates';
-import type { VimRow } from '../../../common/db/repos/vims';
+import type { MagnumClusterInsert, NodegroupInsert } from '../../../store/repos/magnum/clusters';
+import { templateById, type TemplateRow } from '../../../store/repos/magnum/templates';
+import type { VimRow } from '../../../store/repos/vims';
 import { badRequest, forbidden, HttpError } from '../../../common/http-error';
 import type { Labels } from '../../../model/magnum/fields';
 import { generatedName, isUuidLike } from '../../../model/magnum/names';

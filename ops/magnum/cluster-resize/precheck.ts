@@ -3,8 +3,8 @@
  * within its min/max; nodes_to_remove must be its servers and no more than
  * the resize removes. A bad count or node 400, a busy cluster 409.
  */
-import { clusterNodes } from '../../../common/db/repos/clusters';
-import { checkNodeQuota, nodegroupsOf, Refused } from '../../../common/db/repos/magnum/clusters';
+import { clusterNodes } from '../../../store/repos/clusters';
+import { checkNodeQuota, nodegroupsOf, Refused } from '../../../store/repos/magnum/clusters';
 import { badRequest, conflict } from '../../../common/http-error';
 import { RESIZABLE } from '../../../model/magnum/status';
 import type { MagnumPrecheckInput, MagnumStartPlan } from '../operation';

@@ -1,5 +1,5 @@
 /** PATCH node_count: the default-worker nodegroup resized, within its min/max (Magnum: only from a *_COMPLETE status, else 409). */
-import { nodegroupsOf, Refused } from '../../../common/db/repos/magnum/clusters';
+import { nodegroupsOf, Refused } from '../../../store/repos/magnum/clusters';
 import { badRequest, conflict } from '../../../common/http-error';
 import { UPDATABLE } from '../../../model/magnum/status';
 import type { MagnumPrecheckInput, MagnumStartPlan } from '../operation';

@@ -3,8 +3,8 @@
  * as kubeadm upgrades (a downgrade or a skipped minor 400 at once); a
  * non-default nodegroup only onto the cluster's own template (409).
  */
-import { clusterById } from '../../../common/db/repos/clusters';
-import { Refused } from '../../../common/db/repos/magnum/clusters';
+import { clusterById } from '../../../store/repos/clusters';
+import { Refused } from '../../../store/repos/magnum/clusters';
 import { badRequest, conflict } from '../../../common/http-error';
 import { UPGRADABLE } from '../../../model/magnum/status';
 import type { MagnumPrecheckInput, MagnumStartPlan } from '../operation';

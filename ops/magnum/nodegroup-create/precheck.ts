@@ -5,8 +5,8 @@
  * in the VIM; the row is written with the operation, so a refusal writes nothing.
  */
 import crypto from 'node:crypto';
-import { checkNodeQuota, nodegroupsOf } from '../../../common/db/repos/magnum/clusters';
-import { defaultVimFor } from '../../../common/db/repos/vims';
+import { checkNodeQuota, nodegroupsOf } from '../../../store/repos/magnum/clusters';
+import { defaultVimFor } from '../../../store/repos/vims';
 import { badRequest, conflict, HttpError } from '../../../common/http-error';
 import type { MagnumPrecheckInput, MagnumStartPlan } from '../operation';
 import { clusterFacts } from '../shared/cluster-facts';

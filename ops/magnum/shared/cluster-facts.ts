@@ -3,9 +3,9 @@
  * its row and nodegroups, plus what the cluster engine knows (API address,
  * nodes, health) from its `clusters` row of the same id, once made.
  */
-import { clusterById, clusterNodes, type ClusterNodeRow, type ClusterRow } from '../../../common/db/repos/clusters';
-import { nodegroupsOf, type MagnumClusterRow, type NodegroupRow } from '../../../common/db/repos/magnum/clusters';
-import type { SqlStore } from '../../../common/db/sql-store';
+import { clusterById, clusterNodes, type ClusterNodeRow, type ClusterRow } from '../../../store/repos/clusters';
+import { nodegroupsOf, type MagnumClusterRow, type NodegroupRow } from '../../../store/repos/magnum/clusters';
+import type { SqlStore } from '../../../store/sql-store';
 import { isFailed } from '../../../model/magnum/status';
 
 export interface ClusterFacts {

@@ -1,6 +1,6 @@
 /** Refusals several Magnum operations share, with Magnum's texts and codes. */
 import { badRequest, conflict } from '../../../common/http-error';
-import { Refused, type MagnumClusterRow } from '../../../common/db/repos/magnum/clusters';
+import { Refused, type MagnumClusterRow } from '../../../store/repos/magnum/clusters';
 import { isInProgress, RESIZABLE } from '../../../model/magnum/status';
 
 export const ZERO_NODES = 'Resizing a nodegroup to zero is not supported in the provided microversion.';

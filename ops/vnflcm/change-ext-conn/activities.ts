@@ -4,8 +4,8 @@
  * from ports it failed to replace.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { instantiatedInfoOf } from '../../../common/db/repos/instances';
-import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
+import { instantiatedInfoOf } from '../../../store/repos/instances';
+import { updateInstanceAndOpOcc } from '../../../store/repos/op-occs';
 import type { ActivityDeps } from '../../../activities/deps';
 import { opContext } from '../../../activities/op-context';
 import { neutronForVim } from '../../../infra/vim';

@@ -5,8 +5,8 @@
  * HOT reads fixed_ips needs them); vimConnectionInfo is not taken here (the
  * instance's VIM is modified with PATCH on /vnflcm/v2).
  */
-import { baseHotFiles } from '../../../common/db/repos/package-files';
-import { packageById } from '../../../common/db/repos/packages';
+import { baseHotFiles } from '../../../store/repos/package-files';
+import { packageById } from '../../../store/repos/packages';
 import { badRequest, conflict, unprocessable } from '../../../common/http-error';
 import { buildStack, currentLayout, TemplatePolicyRefused } from '../../../infra/hot';
 import { withExtConnectivity } from '../../../infra/hot/ext-links';

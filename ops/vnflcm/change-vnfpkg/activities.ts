@@ -6,10 +6,10 @@
  * whole wait in one activity: coordination-wait.ts).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { packageById, packageForVnfd } from '../../../common/db/repos/packages';
-import { hasPackageFile } from '../../../common/db/repos/package-files';
-import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
-import { forgetHostKeys } from '../../../common/db/repos/host-keys';
+import { packageById, packageForVnfd } from '../../../store/repos/packages';
+import { hasPackageFile } from '../../../store/repos/package-files';
+import { updateInstanceAndOpOcc } from '../../../store/repos/op-occs';
+import { forgetHostKeys } from '../../../store/repos/host-keys';
 import type { LcmCoord } from '../../../model/coordination';
 import { coordinationExchanges, type CoordArgs, type Exchanging } from './coordination-exchanges';
 import { dropParkedWait, parkForDecision } from './coordination-parking';
@@ -25,7 +25,7 @@ import { redact } from '../../../common/secrets';
 import type { ActivityDeps } from '../../../activities/deps';
 import { opContext } from '../../../activities/op-context';
 import { stackSpecFor } from '../../../activities/stack';
-import { instantiatedInfoOf } from '../../../common/db/repos/instances';
+import { instantiatedInfoOf } from '../../../store/repos/instances';
 
 export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }
 export type CoordMode = { kind: 'builtin' | 'script' | 'none'; timeoutMs: number };
@@ -80,7 +80,7 @@ export function changeVnfpkgActivities(deps: ActivityDeps) {
       const { op } = ctx;
       const [inst, flavour] = [await ctx.instance(), await ctx.flavour()];
       const req = ctx.params<ChangeCurrentVnfPkgRequest>();
-      // The package the API accepted and holds IN_USE for this op: the instance's project's (common/db/package-usage.ts).
+      // The package the API accepted and holds IN_USE for this op: the instance's project's (store/package-usage.ts).
       const pkg = await packageForVnfd(db, { projectId: op.projectId, all: false }, req.vnfdId);
       if (!pkg) throw ApplicationFailure.nonRetryable(`no onboarded package has vnfdId ${req.vnfdId}`, 'InvalidInput');
       const targets = rollingTargets(instantiatedInfoOf(inst), req.additionalParams.vdu_params.map((p) => p.vdu_id));

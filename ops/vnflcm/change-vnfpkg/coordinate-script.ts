@@ -7,7 +7,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
-import { packageFile } from '../../../common/db/repos/package-files';
+import { packageFile } from '../../../store/repos/package-files';
 import { heatForVim } from '../../../infra/vim';
 import { vnfcAddress } from '../../../infra/vnfc-address';
 import { scriptChannelKeyFor, sealScriptJob } from '../../../mgmt/script-channel';
@@ -16,7 +16,7 @@ import { scriptSecrets } from '../../../mgmt/script-mask';
 import { coordSide, scriptPath, type CoordSide } from './activities';
 import type { ActivityDeps } from '../../../activities/deps';
 import { opContext } from '../../../activities/op-context';
-import { instantiatedInfoOf } from '../../../common/db/repos/instances';
+import { instantiatedInfoOf } from '../../../store/repos/instances';
 
 interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; side?: CoordSide; packageId: string; timeoutMs: number }
 

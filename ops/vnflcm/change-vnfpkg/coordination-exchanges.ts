@@ -5,8 +5,8 @@
  * coordination poller.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { upsertCoordination } from '../../../common/db/repos/op-occs';
-import { instantiatedInfoOf } from '../../../common/db/repos/instances';
+import { upsertCoordination } from '../../../store/repos/op-occs';
+import { instantiatedInfoOf } from '../../../store/repos/instances';
 import { redact } from '../../../common/secrets';
 import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../../../coord/client';
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';

@@ -14,8 +14,8 @@
  */
 import { ApplicationFailure, CompleteAsyncError, Context } from '@temporalio/activity';
 import { ActivityCancelledError, ActivityNotFoundError } from '@temporalio/client';
-import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../../common/db/repos/coordination-waits';
-import type { Store } from '../../../common/db/store';
+import { claimDueWaits, parkWait, rearmWait, removeWait, rescheduleWait, waitById, type CoordinationWait } from '../../../store/repos/coordination-waits';
+import type { Store } from '../../../store/store';
 import type { Logger } from '../../../common/log';
 import { redact } from '../../../common/secrets';
 import type { LcmCoord } from '../../../model/coordination';

@@ -6,10 +6,10 @@
  * allowed (HEAT_RESOURCE_TYPES, 422); BlueGreen only for VDUs with a resource per VNFC.
  * The target is held IN_USE with the op occ.
  */
-import type { Store } from '../../../common/db';
-import { hasPackageFile } from '../../../common/db/repos/package-files';
-import { packageForVnfd } from '../../../common/db/repos/packages';
-import { holdChangeTarget } from '../../../common/db/package-usage';
+import type { Store } from '../../../store';
+import { hasPackageFile } from '../../../store/repos/package-files';
+import { packageForVnfd } from '../../../store/repos/packages';
+import { holdChangeTarget } from '../../../store/package-usage';
 import { badRequest, conflict, unprocessable } from '../../../common/http-error';
 import { coordinationTargetProblem } from '../../../coord/client';
 import { mappedDriver, scriptPath } from '../../../mgmt/mapping';

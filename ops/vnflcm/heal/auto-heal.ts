@@ -9,9 +9,9 @@
  */
 import type { Client } from '@temporalio/client';
 import type { ActivityDeps } from '../../../activities/deps';
-import type { ClusterNodeRow, ClusterRow } from '../../../common/db/repos/clusters';
-import { instanceById } from '../../../common/db/repos/instances';
-import { OpenOperation } from '../../../common/db/repos/op-occs';
+import type { ClusterNodeRow, ClusterRow } from '../../../store/repos/clusters';
+import { instanceById } from '../../../store/repos/instances';
+import { OpenOperation } from '../../../store/repos/op-occs';
 import { autoHealReason, healable, mastersLeftReason, nodesToReplace } from '../../auto-heal-share';
 import { recordAndStartOperation } from '../start';
 import { precheckHeal } from './precheck';

@@ -4,9 +4,9 @@
  * Mgmt Drivers accept their additionalParams, and the VIM is one the project may
  * use (an inline VIM is written with the op occ).
  */
-import type { Store } from '../../../common/db';
-import { baseHotFiles, hasPackageFile, packageFile } from '../../../common/db/repos/package-files';
-import { packageById } from '../../../common/db/repos/packages';
+import type { Store } from '../../../store';
+import { baseHotFiles, hasPackageFile, packageFile } from '../../../store/repos/package-files';
+import { packageById } from '../../../store/repos/packages';
 import { badRequest, conflict } from '../../../common/http-error';
 import { parse } from '../../../common/validate';
 import { baseHotPortNames, buildStack, layoutOf, TemplatePolicyRefused, vduCountsForLevel } from '../../../infra/hot';

@@ -14,10 +14,10 @@
  * (`acting`: api/vim-access.ts), and shows the shared VIM's id.
  */
 import crypto from 'node:crypto';
-import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken, type VimRow } from '../../../common/db/repos/vims';
-import type { Scope } from '../../../common/db/repos/scope';
+import { defaultVimFor, findOwnedVim, findUsableVim, upsertInlineVim, vimIdTaken, type VimRow } from '../../../store/repos/vims';
+import type { Scope } from '../../../store/repos/scope';
 import { maskBySchema } from '../../../common/secret-schema';
-import type { Q, Store } from '../../../common/db';
+import type { Q, Store } from '../../../store';
 import type { SecretBox } from '../../../common/secrets';
 import { badRequest, forbidden, unprocessable } from '../../../common/http-error';
 import { vimEndpointProblem } from '../../../common/outbound';

@@ -1,7 +1,7 @@
 /** ModifyVnfInfo's one write: the instance's information and the op occ's changedInfo together. */
 import { ApplicationFailure } from '@temporalio/activity';
-import { packageForVnfd } from '../../../common/db/repos/packages';
-import { updateInstanceAndOpOcc } from '../../../common/db/repos/op-occs';
+import { packageForVnfd } from '../../../store/repos/packages';
+import { updateInstanceAndOpOcc } from '../../../store/repos/op-occs';
 import type { ActivityDeps } from '../../../activities/deps';
 import { opContext } from '../../../activities/op-context';
 import { applyModification } from './apply';

@@ -8,7 +8,7 @@
  */
 import { jsonMergePatch } from '../../../common/json-merge-patch';
 import { maskBySchema } from '../../../common/secret-schema';
-import type { InstanceRow, PackageRow } from '../../../common/db/repos/rows';
+import type { InstanceRow, PackageRow } from '../../../store/repos/rows';
 import { VimConnectionInfo } from '../../../model/vnflcm';
 import type { VnfInfoModificationRequest } from './request';
 

@@ -10,14 +10,14 @@
  *   the shared one), written with the op occ.
  * Any operation still open on the instance makes the start 409.
  */
-import { packageForVnfd } from '../../../common/db/repos/packages';
-import { holdChangeTarget } from '../../../common/db/package-usage';
+import { packageForVnfd } from '../../../store/repos/packages';
+import { holdChangeTarget } from '../../../store/package-usage';
 import { badRequest, conflict, unprocessable } from '../../../common/http-error';
-import type { Q } from '../../../common/db';
+import type { Q } from '../../../store';
 import type { PrecheckInput, StartPlan } from '../../operation';
 import { resolveVim } from '../instantiate/vim-selection';
 import { mergedVci } from './apply';
-import type { InstanceRow } from '../../../common/db/repos/rows';
+import type { InstanceRow } from '../../../store/repos/rows';
 import type { VimConnectionInfo } from '../../../model/vnflcm';
 import type { z } from 'zod';
 import { V2_ONLY_FIELDS, type VnfInfoModificationRequest } from './request';

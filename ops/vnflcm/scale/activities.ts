@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { planScale, ScalePlan, ScaleRequest } from '../../../infra/scale-plan';
 import type { ActivityDeps } from '../../../activities/deps';
 import { opContext } from '../../../activities/op-context';
-import { instantiatedInfoOf } from '../../../common/db/repos/instances';
+import { instantiatedInfoOf } from '../../../store/repos/instances';
 
 export function scaleActivities(deps: ActivityDeps) {
   return {

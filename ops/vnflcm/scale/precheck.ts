@@ -3,9 +3,9 @@
  * aspect's levels, for a package template with a resource type not allowed, or for an aspect the flavour's
  * built-in Mgmt Driver does not scale, such as the Kubernetes masters).
  */
-import type { Store } from '../../../common/db';
-import { packageFile } from '../../../common/db/repos/package-files';
-import type { InstanceRow } from '../../../common/db/repos/instances';
+import type { Store } from '../../../store';
+import { packageFile } from '../../../store/repos/package-files';
+import type { InstanceRow } from '../../../store/repos/instances';
 import { badRequest, conflict, unprocessable } from '../../../common/http-error';
 import type { SecretBox } from '../../../common/secrets';
 import { resolveHookSpec } from '../../../mgmt/specs';

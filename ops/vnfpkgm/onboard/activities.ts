@@ -5,9 +5,9 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { createHash } from 'node:crypto';
-import { recordOnboarded, recordOnboardingFailed } from '../../../common/db/repos/packages';
+import { recordOnboarded, recordOnboardingFailed } from '../../../store/repos/packages';
 import { loadPackage, type PackageLimits } from '../../../vnfpkg';
-import { packageKeys, type ContentStore } from '../../../vnfpkg/content-store';
+import { packageKeys, type ContentStore } from '../../../store/content';
 import { PackageError } from '../../../vnfpkg/csar';
 import { additionalArtifacts, softwareImages } from '../../../vnfpkg/pkg-info';
 import type { ActivityDeps } from '../../../activities/deps';

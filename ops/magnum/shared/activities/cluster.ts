@@ -12,9 +12,9 @@ import { apiServerUrl, nodeRefOf, openCluster } from '../../../../cluster/activi
 import type { ClusterSecrets } from '../../../../model/cluster';
 import { settingsFromLabels } from '../settings';
 import { newClusterPki, sealPki } from '../../../../cluster/pki';
-import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../../../../common/db/repos/clusters';
-import { magnumClusterById, nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../common/db/repos/magnum/clusters';
-import { templateById } from '../../../../common/db/repos/magnum/templates';
+import { clusterById, createCluster, syncClusterNodes, updateCluster } from '../../../../store/repos/clusters';
+import { magnumClusterById, nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../store/repos/magnum/clusters';
+import { templateById } from '../../../../store/repos/magnum/templates';
 import { newEd25519KeyPair } from '@nfv-orchestrator/lib/ssh-keys';
 import type { HeatStack } from '../../../../infra/openstack/heat';
 import { StackDriver } from '../../../../infra/stack-driver';

@@ -8,8 +8,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ActivityDeps } from '../../../../activities/deps';
 import { nodeRefOf } from '../../../../cluster/activities/access';
-import { clusterNodes } from '../../../../common/db/repos/clusters';
-import { nodegroupsOf } from '../../../../common/db/repos/magnum/clusters';
+import { clusterNodes } from '../../../../store/repos/clusters';
+import { nodegroupsOf } from '../../../../store/repos/magnum/clusters';
 import { StackDriver } from '../../../../infra/stack-driver';
 import type { ResizePlan } from '../contracts';
 import { loadMagnum, stackRefOf } from './cluster';

@@ -8,8 +8,8 @@
  */
 import type { ActivityDeps } from '../../../../activities/deps';
 import { nodeRefOf } from '../../../../cluster/activities/access';
-import { clusterById, clusterNodes } from '../../../../common/db/repos/clusters';
-import { nodegroupsOf } from '../../../../common/db/repos/magnum/clusters';
+import { clusterById, clusterNodes } from '../../../../store/repos/clusters';
+import { nodegroupsOf } from '../../../../store/repos/magnum/clusters';
 import type { UpgradePlan } from '../contracts';
 import { loadMagnum } from './cluster';
 

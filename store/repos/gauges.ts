@@ -7,7 +7,7 @@
  * gathers over years; the clusters table is small (one row per cluster).
  */
 import { count, eq, inArray, min } from 'drizzle-orm';
-import { CLUSTER_STATUSES, HEALTH_STATUSES, isInProgress } from '../../../model/magnum/status';
+import { CLUSTER_STATUSES, HEALTH_STATUSES, isInProgress } from '../../model/magnum/status';
 import type { Store } from '../store';
 
 /** The ETSI states an operation is in while it has not ended. */

@@ -5,8 +5,8 @@
  * writes nothing and two racing requests cannot both pass the last unit.
  * Answered 403, naming the limit and its setting.
  */
-import { formatBytes } from '../sizes';
-import { QUOTA_SETTINGS, type Quotas } from '../settings/quotas';
+import { formatBytes } from '../common/sizes';
+import { QUOTA_SETTINGS, type Quotas } from '../common/settings/quotas';
 
 const NOUNS: Record<keyof Quotas, string> = {
   packages: 'VNF packages', packageBytes: 'of package content', instances: 'VNF instances', subscriptions: 'subscriptions', clusterNodes: 'cluster nodes',

@@ -9,10 +9,10 @@
  */
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { SqlStore } from '../../common/db/sql-store';
+import type { SqlStore } from '../sql-store';
 import {
   chunkSlice, deleteObject, deleteObjectsUnder, dropChunks, findObject, insertChunk, publishObject, sweepOrphanChunks, type ContentObjectRow,
-} from '../../common/db/repos/content';
+} from '../repos/content';
 import { collect, metered } from './metered';
 import {
   checkKey, checkPrefix, checkRange, TooLarge, type ByteRange, type ContentInfo, type ContentRead, type ContentStore, type PutOptions,

@@ -7,7 +7,7 @@
  * starting at once only repeat each other's work.
  */
 import { eq } from 'drizzle-orm';
-import type { SecretBox } from '../secrets';
+import type { SecretBox } from '../common/secrets';
 import type { Store } from './store';
 import type { Q } from './sql-store';
 

@@ -7,10 +7,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { ClusterTemplateAttrs } from '../../model/magnum/template';
-import type { Labels, NodeTaint } from '../../model/magnum/fields';
-import { CLUSTER_STATUSES } from '../../model/magnum/status';
-import type { MagnumClusterAttrs, CadfDeliveries } from '../../model/magnum/stored';
+import type { ClusterTemplateAttrs } from '../model/magnum/template';
+import type { Labels, NodeTaint } from '../model/magnum/fields';
+import { CLUSTER_STATUSES } from '../model/magnum/status';
+import type { MagnumClusterAttrs, CadfDeliveries } from '../model/magnum/stored';
 import { inList } from './enums';
 
 export const magnumTemplates = sqliteTable('magnum_cluster_templates', {
@@ -55,7 +55,7 @@ export const magnumClusters = sqliteTable('magnum_clusters', {
 }, (t) => [
   index('magnum_clusters_project').on(t.projectId),
   index('magnum_clusters_template').on(t.templateId),
-  // the metrics gauge of operations in progress (common/db/repos/gauges.ts)
+  // the metrics gauge of operations in progress (store/repos/gauges.ts)
   index('magnum_clusters_status').on(t.status),
   check('magnum_clusters_status', sql.raw(inList('status', CLUSTER_STATUSES))),
 ]);

@@ -11,7 +11,7 @@
  * the database), and a row is cleared only once its object is in the store.
  */
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import type { ContentInfo } from '../../vnfpkg/content-store/types';
+import type { ContentInfo } from './content/types';
 import type { SqlStore, Tables } from './sql-store';
 
 const SLICE_BYTES = 1024 * 1024;

@@ -3,7 +3,7 @@
  * types (text with `enum`) and the CHECK constraints that hold them in the
  * database, so a bad value is refused by either store, not just by the types.
  */
-import { CANCEL_MODES, OP_STATES } from '../../model/lcm-operation';
+import { CANCEL_MODES, OP_STATES } from '../model/lcm-operation';
 
 /** SOL005 PackageOnboardingState, PackageOperationalState, PackageUsageState. */
 export const ONBOARDING_STATES = ['CREATED', 'UPLOADING', 'PROCESSING', 'ONBOARDED', 'ERROR'] as const;

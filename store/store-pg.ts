@@ -13,7 +13,7 @@ import * as pgSchema from './schema-pg';
 import type * as sqliteSchema from './schema';
 import { StoreBusy, type Q, type SqlStore, type Tables } from './sql-store';
 
-const MIGRATIONS = path.resolve(__dirname, '../../drizzle-pg');
+const MIGRATIONS = path.resolve(__dirname, '../drizzle-pg');
 /** pg_advisory_lock key of the migration step (any constant shared by all our processes). */
 const MIGRATION_LOCK = 7_140_412_001;
 /*

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { StoredSubscriptionFilter, StoredSubscriptionAuth } from '../../model/subscriptions';
+import type { StoredSubscriptionFilter, StoredSubscriptionAuth } from '../model/subscriptions';
 import { DELIVERY_STATES, inList, NOTIFICATION_KINDS, SUBSCRIPTION_API_VERSIONS } from './enums';
 
 /** A project's LccnSubscription; the authentication's secrets are only in authentication_sealed. */
@@ -63,7 +63,7 @@ export const notificationOutbox = pgTable('notification_outbox', {
   index('notification_outbox_subscription').on(t.subscriptionId, t.state),
   index('notification_outbox_source').on(t.sourceId),
   index('notification_outbox_undispatched').on(t.dispatched),
-  // the metrics gauges of the backlog and its oldest row (common/db/repos/gauges.ts)
+  // the metrics gauges of the backlog and its oldest row (store/repos/gauges.ts)
   index('notification_outbox_pending').on(t.state, t.createdAt),
   check('notification_outbox_kind', sql.raw(inList('kind', NOTIFICATION_KINDS))),
   check('notification_outbox_state', sql.raw(inList('state', DELIVERY_STATES))),

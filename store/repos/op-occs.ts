@@ -2,7 +2,7 @@
 import { and, eq, inArray, not } from 'drizzle-orm';
 import { type Store } from '../store';
 import { isUniqueViolation, type Q } from '../sql-store';
-import { FINAL_STATES, type OpState } from '../../../model/lcm-operation';
+import { FINAL_STATES, type OpState } from '../../model/lcm-operation';
 import { bool, json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first, type InstanceRow, type OpOccInsert, type OpOccRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';

@@ -1,6 +1,6 @@
 /**
  * The database content store's tables (content_objects, content_chunks),
- * for vnfpkg/content-store/database.ts. Chunks are written first, each on
+ * for store/content/database.ts. Chunks are written first, each on
  * its own, under a fresh object id; the object row that names them is
  * written last, in one transaction with the removal of the chunks it
  * replaces.

@@ -1,5 +1,5 @@
 /**
- * The database as the repositories see it (common/db/repos): `read` (no
+ * The database as the repositories see it (store/repos): `read` (no
  * transaction) or `tx` (all-or-nothing, and serialized against other
  * transactions: SQLite BEGIN IMMEDIATE, PostgreSQL SERIALIZABLE with
  * retries), so a check-then-write such as "one open op occ per VNF

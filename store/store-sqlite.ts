@@ -10,11 +10,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { privateDataDir } from '../data-dir';
+import { privateDataDir } from '../common/data-dir';
 import * as schema from './schema';
 import type { Q, SqlStore } from './sql-store';
 
-const MIGRATIONS = path.resolve(__dirname, '../../drizzle');
+const MIGRATIONS = path.resolve(__dirname, '../drizzle');
 
 export function openSqliteStore(dataDir: string): SqlStore {
   privateDataDir(dataDir);

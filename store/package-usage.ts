@@ -7,13 +7,13 @@
  *
  * The target is found the way the API and the workflow resolve it: the
  * onboarded package of the op's vnfdId in the instance's project (a project
- * cannot onboard a vnfdId twice, common/db/repos/packages.ts).
+ * cannot onboard a vnfdId twice, store/repos/packages.ts).
  */
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Store } from './store';
 import type { Q } from './sql-store';
 
-import { FINAL_STATES } from '../../model/lcm-operation';
+import { FINAL_STATES } from '../model/lcm-operation';
 
 const ENDED = [...FINAL_STATES];
 /** The operations that move an instance onto the package of their request's vnfdId (change_vnfpkg; a modify naming a vnfdId). */

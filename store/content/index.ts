@@ -1,4 +1,4 @@
-import type { SqlStore } from '../../common/db/sql-store';
+import type { SqlStore } from '../sql-store';
 import { DatabaseContentStore } from './database';
 import { DirectoryContentStore } from './directory';
 import type { ContentStore } from './types';

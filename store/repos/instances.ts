@@ -3,12 +3,12 @@ import { and, count, eq, inArray, not } from 'drizzle-orm';
 import { checkQuota } from '../quota';
 import type { Store } from '../store';
 import type { Q } from '../sql-store';
-import { FINAL_STATES } from '../../../model/lcm-operation';
+import { FINAL_STATES } from '../../model/lcm-operation';
 import { refreshPackageUsage } from '../package-usage';
 import { json, listPage, text, type ListSpec, type PageRequest } from './list-page';
 import { first, type InstanceInsert, type InstanceRow } from './rows';
 import { owned, ownedAnd, type Scope } from './scope';
-import type { InstantiatedVnfInfo } from '../../../model/instantiated-vnf-info';
+import type { InstantiatedVnfInfo } from '../../model/instantiated-vnf-info';
 
 export type { InstanceRow };
 

@@ -1,6 +1,6 @@
 /** The cluster engine's clusters, their nodes and their PKI generations. */
 import { and, eq, inArray } from 'drizzle-orm';
-import type { NodeStep } from '../../../model/cluster';
+import type { NodeStep } from '../../model/cluster';
 import type * as schema from '../schema';
 import type { Store } from '../store';
 import type { SqlStore } from '../sql-store';

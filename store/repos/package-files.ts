@@ -1,15 +1,15 @@
 /**
  * The files of onboarded packages. vnf_package_files is their index (path,
  * size, sha256); the bytes are in the content store under
- * "<packageId>/files/<path>" (vnfpkg/content-store). The small files the
+ * "<packageId>/files/<path>" (store/content). The small files the
  * product reads (BaseHOT templates, scripts, certificates) come as Buffers
  * up to a cap; anything else (an artifact download) as a stream. Never a
  * whole package.
  */
 import { Readable } from 'node:stream';
 import { and, eq, like } from 'drizzle-orm';
-import { packageKeys, TooLarge, type ByteRange, type ContentRead } from '../../../vnfpkg/content-store';
-import { collect } from '../../../vnfpkg/content-store/metered';
+import { packageKeys, TooLarge, type ByteRange, type ContentRead } from '../content';
+import { collect } from '../content/metered';
 import { legacyPackageFile } from '../legacy-package-contents';
 import type { Store } from '../store';
 import { first } from './rows';

@@ -2,7 +2,7 @@
  * The product's database behind one interface, on SQLite (embedded default,
  * a file in DATA_DIR) or PostgreSQL (DATABASE_URL=postgres://..., for many
  * API and worker hosts), with the package content beside it. Every query
- * lives in common/db/repos, against the SqlStore interface (sql-store.ts).
+ * lives in store/repos, against the SqlStore interface (sql-store.ts).
  *
  * The repositories are written once against drizzle's SQLite query-builder
  * types (schema.ts); on PostgreSQL the same calls run on drizzle's pg builder
@@ -10,8 +10,8 @@
  * what both builders share is used: await a builder (no .get/.all/.run),
  * .returning() to count changes, `limit(1)` for one row.
  */
-import { defaultPackageStore, defaultPackageStoreDir } from '../config';
-import { openContentStore, type ContentStore, type ContentStoreKind } from '../../vnfpkg/content-store';
+import { defaultPackageStore, defaultPackageStoreDir } from '../common/config';
+import { openContentStore, type ContentStore, type ContentStoreKind } from './content';
 import type { SqlStore } from './sql-store';
 
 export interface Store extends SqlStore {
