@@ -6,7 +6,7 @@
  * product made (template, files, parameters: GET .../template, /files,
  * /environment), so it is byte for byte what the product sends and needs no
  * copy of the product's template building. Waiting is the product's own
- * schedule (workflows/stack.ts waitForStack): a GET without outputs at once,
+ * schedule (workflow-steps/stack.ts waitForStack): a GET without outputs at once,
  * then GETs HEAT_POLL_MS apart, the interval x1.5 per poll up to 15 s.
  */
 import crypto from 'node:crypto';
@@ -15,7 +15,7 @@ import { KeystoneSession } from '../infra/openstack/keystone';
 import { request } from '../infra/openstack/http';
 import type { AdminLogin } from './product';
 
-const MAX_POLL_MS = 15_000; // workflows/stack.ts
+const MAX_POLL_MS = 15_000; // workflow-steps/stack.ts
 
 export interface DirectHeat {
   heat: HeatClient;
@@ -37,7 +37,7 @@ export function directHeat(admin: AdminLogin): DirectHeat {
     return r.body as T;
   };
 
-  /** workflows/stack.ts waitForStack without the redrive: *_FAILED is an error here. */
+  /** workflow-steps/stack.ts waitForStack without the redrive: *_FAILED is an error here. */
   const wait = async (name: string, id: string, action: 'CREATE' | 'UPDATE', pollMs: number): Promise<number> => {
     let interval = pollMs;
     for (let polls = 1; ; polls++) {

@@ -68,7 +68,7 @@ const nfvOf = (p: StackTemplate['parameters']): Nfv => {
  * The PATCHes the product sends for a rolling update over VDU1, as specs: per
  * VNFC, newest (highest index) first, the old template with that VNFC's and
  * all earlier-moved VNFCs' nfv entries (VDU1-i, VDU1_CP*-i) taken from the new
- * package's parameters (activities/change-vnfpkg.ts applyPackageMix); then the
+ * package's parameters (ops/vnflcm/change-vnfpkg/activities.ts applyPackageMix); then the
  * new package's whole stack.
  */
 function rollingPatches(before: StackTemplate, after: StackTemplate, vdu = 'VDU1'): { steps: StackTemplate[]; indices: number[] } {

@@ -159,7 +159,7 @@ export interface Config {
    * still read), off when unset; on WORKER_METRICS_HOST (default 127.0.0.1; 0.0.0.0 in a pod).
    */
   workerProbe?: { host: string; port: number };
-  /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles workflows/ at start. */
+  /** A workflow bundle built ahead (npm run bundle); undefined = the worker bundles its workflows (worker/workflows.ts) at start. */
   workflowBundlePath?: string;
   /** Where package content (uploaded zips, the files of onboarded packages) lives: the product's database, or packageStoreDir. */
   packageStore: ContentStoreKind;

@@ -8,7 +8,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { CancelMode, LcmOperation } from '../model/lcm-operation';
-import type { HeatPolling } from '../workflows/stack';
+import type { HeatPolling } from '../workflow-steps/stack';
 
 export interface LcmOpInput extends HeatPolling {
   opOccId: string;

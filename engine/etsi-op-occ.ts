@@ -6,7 +6,7 @@
  */
 import { upsertSearchAttributes } from '@temporalio/workflow';
 import { SA_LCM_OPERATION_STATE } from '../common/search-attributes';
-import { bookkeeping } from '../workflows/activities';
+import { bookkeeping } from '../workflow-steps/activities';
 import type { LcmOpInput } from './contracts';
 import type { OpState } from '../model/lcm-operation';
 import { FINAL_PHASES, runSaga, type Phase, type Plan, type SagaStatus, type StatePolicy } from './saga';

@@ -8,7 +8,7 @@
  * parks: Magnum has no operator decisions on a running operation.
  */
 import { proxyActivities, proxyLocalActivities, upsertSearchAttributes, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
-import { localUnder } from '../workflows/activities';
+import { localUnder } from '../workflow-steps/activities';
 import { SA_CLUSTER_STATUS } from '../common/search-attributes';
 import { runSaga, type Plan, type SagaStatus, type StatePolicy } from './saga';
 
@@ -29,7 +29,7 @@ export interface ClusterStatusActivities {
 }
 
 const STORE: ActivityOptions & LocalActivityOptions = { startToCloseTimeout: '30s', retry: { initialInterval: '1s', maximumInterval: '10s' } };
-/** Status writes are local activities, as the ETSI op occ's are (workflows/activities.ts bookkeeping). */
+/** Status writes are local activities, as the ETSI op occ's are (workflow-steps/activities.ts bookkeeping). */
 const statusWrites = localUnder('cluster-status-writes-local', proxyActivities<ClusterStatusActivities>(STORE), proxyLocalActivities<ClusterStatusActivities>(STORE));
 
 /** Magnum's status for a phase; a failure during the automatic rollback is ROLLBACK_FAILED. */

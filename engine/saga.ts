@@ -27,7 +27,7 @@ import {
 import type { ProblemDetails } from '../common/problem';
 import { CONFLICT, UNPROCESSABLE, cancelUpdate, failUpdate, retryUpdate, rollbackUpdate, stateQuery } from './contracts';
 import type { CancelMode } from '../model/lcm-operation';
-import type { Step } from '../workflows/step';
+import type { Step } from '../workflow-steps/step';
 
 /** Where a saga is. The policy names each phase for its API (STARTING, CREATE_IN_PROGRESS, ...). */
 export type Phase = 'starting' | 'running' | 'parked' | 'rollingBack' | 'completed' | 'failed' | 'rolledBack';

@@ -7,7 +7,7 @@
  * the outbound policy.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '../activities/deps';
+import type { ActivityDeps } from '../lcm-activities/deps';
 import { markFailed, nextPendingOf, notificationById, recordAttempt, type OutboxRow } from '../store/repos/notifications';
 import type { Attempt, NextNotification } from './contracts';
 import { postCadf } from './cadf';

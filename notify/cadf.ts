@@ -1,5 +1,5 @@
 /** A CADF notification's POST to its webhook (MAGNUM_NOTIFICATION_WEBHOOKS, by the index it was queued for). */
-import type { ActivityDeps } from '../activities/deps';
+import type { ActivityDeps } from '../lcm-activities/deps';
 import type { OutboxRow } from '../store/repos/notifications';
 import { OutboundRefused, showUrl } from '../common/outbound';
 import { redactString } from '../common/secrets';

@@ -8,7 +8,7 @@ import type { AutoHealActivities } from '../cluster/activities/types';
 import { clusterById, clusterNodes } from '../store/repos/clusters';
 import { autoHealMagnum } from './magnum/auto-heal';
 import { autoHealVnf } from './vnflcm/heal/auto-heal';
-import type { ActivityDeps } from '../activities/deps';
+import type { ActivityDeps } from '../lcm-activities/deps';
 
 export function autoHealActivities(deps: ActivityDeps): AutoHealActivities {
   return {

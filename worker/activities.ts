@@ -1,5 +1,5 @@
 /** Every activity the worker runs, built once from its dependencies: the shared LCM ones and each operation's and engine's own. */
-import { createLcmActivities, type ActivityDeps } from '../activities';
+import { createLcmActivities, type ActivityDeps } from '../lcm-activities';
 import { autoHealActivities } from '../ops/auto-heal';
 import { clusterActivities } from '../cluster/activities';
 import { notifyActivities } from '../notify/activities';

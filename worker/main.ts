@@ -1,6 +1,6 @@
 /**
  * The Temporal worker: runs every LCM workflow and activity on its task queue,
- * and the long polling waits on the "-waits" queue beside it (workflows/task-queues.ts).
+ * and the long polling waits on the "-waits" queue beside it (workflow-steps/task-queues.ts).
  * Stateless apart from the shared database; run as many as you like.
  */
 import { makeWorkflowExporter, OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry/lib/worker';
@@ -15,7 +15,7 @@ import { createLogger } from '../common/log';
 import { SecretBox } from '../common/secrets';
 import { connectClient, ensureSearchAttributes, temporalConnectionSettings } from '../common/temporal';
 import { bundleInChild } from './workflow-bundle';
-import { waitsTaskQueue } from '../workflows/task-queues';
+import { waitsTaskQueue } from '../workflow-steps/task-queues';
 import { coordinationExchanges } from '../ops/vnflcm/change-vnfpkg/coordination-exchanges';
 import { startCoordinationPoller } from '../ops/vnflcm/change-vnfpkg/coordination-parking';
 import { intFromEnv } from '@nfv-orchestrator/lib/env';

@@ -8,7 +8,7 @@
  * operator asked for SCRIPTS_SANDBOX=off.
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { scriptActivities } from '../activities/scripts';
+import { scriptActivities } from '../lcm-activities/scripts';
 import { loadConfig } from '../common/config';
 import { intFromEnv } from '@nfv-orchestrator/lib/env';
 import { createLogger } from '../common/log';
@@ -17,7 +17,7 @@ import { scriptChannelKeyFromEnv } from '../mgmt/script-channel';
 import { removeStaleScriptDirs } from '../mgmt/script-runner';
 import { sandboxFromEnv } from '../mgmt/script-sandbox';
 import { ProjectShare } from '../mgmt/script-share';
-import { scriptsTaskQueue } from '../workflows/task-queues';
+import { scriptsTaskQueue } from '../workflow-steps/task-queues';
 
 async function main() {
   const cfg = loadConfig();

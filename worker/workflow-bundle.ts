@@ -1,5 +1,5 @@
 /**
- * The worker's workflow bundle: the webpack build of workflows/ that every
+ * The worker's workflow bundle: the webpack build of worker/workflows.ts that every
  * worker runs (`npm run bundle [out]` builds it ahead; workers started with
  * WORKFLOW_BUNDLE=<out> load it). One bundle per release is also what the
  * replay suite and docs/versioning.md reason about: the code every worker runs
@@ -22,7 +22,7 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
  */
 export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
 
-/** Writes the bundle of workflows/ to `out`; returns its size in bytes. */
+/** Writes the bundle of worker/workflows.ts to `out`; returns its size in bytes. */
 export async function bundleWorkflows(out: string): Promise<number> {
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: new DefaultLogger('WARN') });
   fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -5,8 +5,8 @@
  * leaves the activity (workflows see ids and addresses only).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '../../activities/deps';
-import { sshToServer } from '../../activities/server-ssh';
+import type { ActivityDeps } from '../../lcm-activities/deps';
+import { sshToServer } from '../../lcm-activities/server-ssh';
 import { clusterById, clusterNodes, clusterPki, type ClusterNodeRow, type ClusterRow } from '../../store/repos/clusters';
 import { KubeClient } from '../../infra/kubernetes';
 import type { SshSession } from '../../ssh';

@@ -6,7 +6,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import { clusterById, updateCluster } from '../../store/repos/clusters';
 import { KubeApiError, nodeReadyStatus, type KubeNode } from '../../infra/kubernetes';
 import { healthWorkflowId, type HealthStatus } from '../../model/cluster';

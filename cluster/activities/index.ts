@@ -1,5 +1,5 @@
 /** The cluster engine's activities (docs/cluster-engine.md), built once per worker. */
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import { healthActivities } from './health';
 import { nodeActivities } from './nodes';
 import { rotateActivities } from './rotate';

@@ -7,7 +7,7 @@
  * a VNF, *_FAILED for Magnum), and a retry re-runs the step.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import { recordNodeStep, setNodeJoinState, type ClusterNodeRow } from '../../store/repos/clusters';
 import { isNodeReady, nodeReadyStatus, KubeApiError } from '../../infra/kubernetes';
 import { SshError, type SshSession } from '../../ssh';

@@ -5,7 +5,7 @@
  * old service-account key no longer verifies it).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import { addClusterPki, clusterById, clusterPki, setNodeJoinState, updateCluster } from '../../store/repos/clusters';
 import { rotateMaster, rotateWorker } from '../install/rotate';
 import { issueClientCert, kubeconfig, newClusterPki, sealPki, caPair } from '../pki';

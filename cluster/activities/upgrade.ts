@@ -7,7 +7,7 @@
  * (an upgrade's rollback): kubeadm downgrades by one minor as it upgrades.
  */
 import YAML from 'yaml';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import { isNodeReady, KubeApiError, type KubeClient, nodeReadyStatus } from '../../infra/kubernetes';
 import { kubeadmUpgrade, upgradeKubeadmPackage, upgradeKubeletPackage } from '../install/upgrade';
 import type { UpgradeStep } from '../../model/cluster';

@@ -7,7 +7,7 @@
  * gains the VIM, as Tacker's does; terminate removes both.
  */
 import crypto from 'node:crypto';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import { updateCluster, type ClusterRow } from '../../store/repos/clusters';
 import { instanceById, setInstanceVimConnectionInfo } from '../../store/repos/instances';
 import { deleteVim, listVims, registerVim, updateVim, vimById } from '../../store/repos/vims';

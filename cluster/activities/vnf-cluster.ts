@@ -7,9 +7,9 @@
  */
 import crypto from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '../../activities/deps';
-import { opContext } from '../../activities/op-context';
-import { loadOpOcc } from '../../activities/records';
+import type { ActivityDeps } from '../../lcm-activities/deps';
+import { opContext } from '../../lcm-activities/op-context';
+import { loadOpOcc } from '../../lcm-activities/records';
 import { clusterNodes, clusterOfVnf, createCluster, deleteCluster, syncClusterNodes, updateCluster, type ClusterRow } from '../../store/repos/clusters';
 import { packageFile } from '../../store/repos/package-files';
 import { updateOpOcc } from '../../store/repos/op-occs';

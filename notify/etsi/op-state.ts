@@ -1,6 +1,6 @@
 /**
  * The notifications of an op occ's state change, queued in the transaction
- * that records it (activities/op-state.ts): once per state entered, tracked
+ * that records it (lcm-activities/op-state.ts): once per state entered, tracked
  * by notified_state, so a re-run of the same write (a crash before its
  * result was recorded) queues nothing twice and a step's progress write in
  * the same state queues nothing. The op occ enters STARTING when the API

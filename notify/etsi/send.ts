@@ -8,7 +8,7 @@
  * COORD_CLIENT_CERT, only to COORD_CLIENT_CERT_HOSTS), and the outbound
  * policy on every URL and address.
  */
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import type { OutboxRow } from '../../store/repos/notifications';
 import { subscriptionById } from '../../store/repos/subscriptions';
 import type { SecretBox } from '../../common/secrets';

@@ -9,7 +9,7 @@
  * carry it.
  */
 import type { Client } from '@temporalio/client';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import type { ClusterNodeRow } from '../../store/repos/clusters';
 import { beginOperation, magnumClusterById, markWorkflowStarted, nodegroupsOf, Refused, type MagnumClusterRow } from '../../store/repos/magnum/clusters';
 import { RESIZABLE } from '../../model/magnum/status';

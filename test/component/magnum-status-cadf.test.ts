@@ -15,7 +15,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { asc, eq } from 'drizzle-orm';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../lcm-activities/deps';
 import { loadConfig, type Config } from '../../common/config';
 import { openStore, type Store } from '../../store';
 import { beginOperation, createMagnumCluster, magnumClusterById } from '../../store/repos/magnum/clusters';

@@ -1,5 +1,5 @@
 /**
- * One context per activity (activities/op-context.ts): an LCM activity reads
+ * One context per activity (lcm-activities/op-context.ts): an LCM activity reads
  * its op occ, its instance and each VNFD once, however many helpers need
  * them. Counted on a real SQLite store with an onboarded product sample:
  * every SELECT's table is noted as it runs.
@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { getTableName, type Table } from 'drizzle-orm';
-import { opContext } from '../../activities/op-context';
-import { stackSpecFor } from '../../activities/stack';
+import { opContext } from '../../lcm-activities/op-context';
+import { stackSpecFor } from '../../lcm-activities/stack';
 import { loadConfig } from '../../common/config';
 import { openStore, type Q, type Store } from '../../store';
 import { createInstance } from '../../store/repos/instances';

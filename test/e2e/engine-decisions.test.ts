@@ -5,7 +5,7 @@
  * completion of the FAILED_TEMP write: the window in which CI once saw `fail` answer FAILED_TEMP.
  */
 import { randomUUID } from 'node:crypto';
-import type { RecordOpStateArgs } from '../../activities/op-state';
+import type { RecordOpStateArgs } from '../../lcm-activities/op-state';
 import { startProbeWorker, type ProbeWorker } from '../support/probe-worker';
 
 const WRITE_MS = 300;

@@ -10,7 +10,7 @@ import type { StackStatus } from '../../infra/stack-driver';
 import { keepAlive } from '../../worker/keep-alive';
 import { startProbeWorker, type ProbeWorker } from '../support/probe-worker';
 
-/** Longer than the LCM activities' 30 s heartbeat timeout (workflows/activities.ts OUTSIDE). */
+/** Longer than the LCM activities' 30 s heartbeat timeout (workflow-steps/activities.ts OUTSIDE). */
 const SLOW_CALL_MS = 32_000;
 const attempts: Record<string, number[]> = {};
 let probe: ProbeWorker;

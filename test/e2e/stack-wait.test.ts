@@ -1,5 +1,5 @@
 /**
- * The one stack wait of VNF and cluster operations (workflows/stack.ts
+ * The one stack wait of VNF and cluster operations (workflow-steps/stack.ts
  * pollStack), its decisions on a real Temporal server with scripted Heat
  * statuses: the poll schedule, a stack Heat failed when its engine went down
  * driven on (at most three times), any other failure and a vanished stack
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { StackStatus } from '../../infra/stack-driver';
-import type { StackAction } from '../../workflows/stack';
+import type { StackAction } from '../../workflow-steps/stack';
 import { startProbeWorker, type ProbeWorker } from '../support/probe-worker';
 
 const WENT_DOWN = 'Engine went down during stack CREATE';

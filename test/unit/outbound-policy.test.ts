@@ -6,7 +6,7 @@
  * server here) with every address checked, the lookup Node's sockets call,
  * COORD_CLIENT_CERT_HOSTS matching, and the error excerpt.
  */
-import { sshTargetProblem } from '../../activities/server-ssh';
+import { sshTargetProblem } from '../../lcm-activities/server-ssh';
 import {
   addressProblem, excerpt, hostListAllows, OutboundConfigError, OutboundRefused, outboundUrlProblem, parseOutboundSettings,
   policyLookup, resolveChecked, useResolver, vimEndpointProblem, type ResolvedAddress,

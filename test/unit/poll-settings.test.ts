@@ -4,7 +4,7 @@
  * lowers them (test/harness/setup.ts) through the same code path.
  */
 import { loadConfig } from '../../common/config';
-import { HEAT_POLL_MAX_MS_DEFAULT } from '../../workflows/stack';
+import { HEAT_POLL_MAX_MS_DEFAULT } from '../../workflow-steps/stack';
 
 const saved = { ...process.env };
 afterEach(() => { process.env = { ...saved }; });

@@ -6,7 +6,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import { runSaga, type SagaStatus, type StatePolicy } from '../../engine/saga';
-import type { Step } from '../../workflows/step';
+import type { Step } from '../../workflow-steps/step';
 
 export interface SagaProbeInput {
   onFailure: StatePolicy['onFailure'];

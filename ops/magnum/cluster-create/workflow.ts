@@ -10,7 +10,7 @@
  */
 import { workflowInfo } from '@temporalio/workflow';
 import { runClusterOperation } from '../../../engine/magnum-status';
-import type { Step } from '../../../workflows/step';
+import type { Step } from '../../../workflow-steps/step';
 import type { MagnumOpInput } from '../shared/contracts';
 import { createClusterStack, installOnNodes, magnum, withDeadline } from '../shared/steps';
 

@@ -14,7 +14,7 @@ import { patched } from '@temporalio/workflow';
 import { nodeLabel, onEveryNode } from '../../../cluster/workflows/engine';
 import { upgradeNode } from '../../../cluster/workflows/upgrade';
 import { runClusterOperation } from '../../../engine/magnum-status';
-import type { Step } from '../../../workflows/step';
+import type { Step } from '../../../workflow-steps/step';
 import type { MagnumOpInput } from '../shared/contracts';
 import { magnum } from '../shared/steps';
 

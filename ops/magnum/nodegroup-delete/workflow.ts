@@ -4,7 +4,7 @@
  * removed from the stack; at UPDATE_COMPLETE the nodegroup is gone.
  */
 import { runClusterOperation } from '../../../engine/magnum-status';
-import type { Step } from '../../../workflows/step';
+import type { Step } from '../../../workflow-steps/step';
 import { removeWorkers } from '../../../cluster/workflows/engine';
 import type { MagnumOpInput } from '../shared/contracts';
 import { convergeClusterStack, magnum } from '../shared/steps';

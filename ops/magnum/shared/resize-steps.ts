@@ -5,8 +5,8 @@
  * servers installed and joined. With ?rollback=True a failure puts the old
  * members back (the stack converged to them, any server it recreates joined).
  */
-import type { HeatPolling } from '../../../workflows/stack';
-import type { Step } from '../../../workflows/step';
+import type { HeatPolling } from '../../../workflow-steps/stack';
+import type { Step } from '../../../workflow-steps/step';
 import { removeMasters, removeWorkers } from '../../../cluster/workflows/engine';
 import { convergeClusterStack, joinNewNodes, magnum } from './steps';
 

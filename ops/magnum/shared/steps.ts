@@ -5,9 +5,9 @@
  * engine's install of the nodes the stack holds.
  */
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
-import { localUnder, STACK_POLLS_LOCAL } from '../../../workflows/activities';
+import { localUnder, STACK_POLLS_LOCAL } from '../../../workflow-steps/activities';
 import type { NodeRef } from '../../../cluster/activities/types';
-import { pollStack, type HeatPolling, type StackAction } from '../../../workflows/stack';
+import { pollStack, type HeatPolling, type StackAction } from '../../../workflow-steps/stack';
 import { addWorkers, installCluster, installNode, joinControlPlane, type WaitNote } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
@@ -17,7 +17,7 @@ const MAGNUM_OPTIONS: ActivityOptions & LocalActivityOptions = {
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 10, nonRetryableErrorTypes: ['OutboundRefused', 'InvalidInput', 'StackFailed', 'NodeStepFailed', 'VimRejected'] },
 };
 export const magnum = proxyActivities<MagnumActivities>(MAGNUM_OPTIONS);
-/** The stack polls of a wait as local activities, as the VNF ones (workflows/activities.ts stackPolls). */
+/** The stack polls of a wait as local activities, as the VNF ones (workflow-steps/activities.ts stackPolls). */
 const magnumStackPolls = localUnder(STACK_POLLS_LOCAL, magnum, proxyLocalActivities<MagnumActivities>(MAGNUM_OPTIONS));
 
 /** Polls the cluster's stack until <action>_COMPLETE; *_FAILED fails with Heat's reason (an engine restart is driven on). */

@@ -6,8 +6,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { instantiatedInfoOf } from '../../../store/repos/instances';
 import { updateInstanceAndOpOcc } from '../../../store/repos/op-occs';
-import type { ActivityDeps } from '../../../activities/deps';
-import { opContext } from '../../../activities/op-context';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
+import { opContext } from '../../../lcm-activities/op-context';
 import { neutronForVim } from '../../../infra/vim';
 import type { FixedIp } from '../../../infra/openstack/neutron';
 import type { ChangeExtVnfConnectivityRequest } from './request';

@@ -14,10 +14,10 @@
  */
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../workflows/step';
-import { activitiesOf, acts, planReads } from '../../../workflows/activities';
-import { hookStep } from '../../../workflows/hooks';
-import { waitForStack } from '../../../workflows/stack';
+import type { Step } from '../../../workflow-steps/step';
+import { activitiesOf, acts, planReads } from '../../../workflow-steps/activities';
+import { hookStep } from '../../../workflow-steps/hooks';
+import { waitForStack } from '../../../workflow-steps/stack';
 import type { ChangeExtConnActivities } from './activities';
 
 /** This operation's own activities (./activities.ts), with the shared proxies' options. */

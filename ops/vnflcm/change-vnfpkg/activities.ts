@@ -22,9 +22,9 @@ import { stackNameFor } from '../../../infra/vim';
 import type { InstantiatedVnfInfo } from '../../../infra/vnf-info';
 import { mappedDriver, scriptPath } from '../../../mgmt/mapping';
 import { redact } from '../../../common/secrets';
-import type { ActivityDeps } from '../../../activities/deps';
-import { opContext } from '../../../activities/op-context';
-import { stackSpecFor } from '../../../activities/stack';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
+import { opContext } from '../../../lcm-activities/op-context';
+import { stackSpecFor } from '../../../lcm-activities/stack';
 import { instantiatedInfoOf } from '../../../store/repos/instances';
 
 export interface RollingTarget { vnfcId: string; vduId: string; heatResourceName: string }

@@ -14,11 +14,11 @@
  */
 import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
-import type { Step } from '../../../workflows/step';
+import type { Step } from '../../../workflow-steps/step';
 import { mergeLayouts, type VnfcLayout } from '../../../infra/hot/layout';
-import { acts, activitiesOf, bookkeeping } from '../../../workflows/activities';
-import { hookStep } from '../../../workflows/hooks';
-import { waitForStack } from '../../../workflows/stack';
+import { acts, activitiesOf, bookkeeping } from '../../../workflow-steps/activities';
+import { hookStep } from '../../../workflow-steps/hooks';
+import { waitForStack } from '../../../workflow-steps/stack';
 import type { ChangeVnfpkgActivities, ChangeVnfpkgPlan, CoordSide, RollingTarget } from './activities';
 import { coordinateVnfc } from './roll-vnfc';
 

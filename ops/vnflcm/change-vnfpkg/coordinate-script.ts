@@ -3,7 +3,7 @@
  * coordinate_vnf.py contract: a JSON document on stdin instead of a pickle).
  * The worker prepares the job (the script, the VNFC's vnfc_param with its
  * secrets and SSH address, the LcmCoordRequest) and seals it; the scripts
- * worker runs it (activities/scripts.ts). Nothing runs here.
+ * worker runs it (lcm-activities/scripts.ts). Nothing runs here.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
@@ -14,8 +14,8 @@ import { scriptChannelKeyFor, sealScriptJob } from '../../../mgmt/script-channel
 import { scriptLimits, scriptReach } from '../../../mgmt/script-job';
 import { scriptSecrets } from '../../../mgmt/script-mask';
 import { coordSide, scriptPath, type CoordSide } from './activities';
-import type { ActivityDeps } from '../../../activities/deps';
-import { opContext } from '../../../activities/op-context';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
+import { opContext } from '../../../lcm-activities/op-context';
 import { instantiatedInfoOf } from '../../../store/repos/instances';
 
 interface CoordScriptArgs { opOccId: string; vnfcId: string; isRollback: boolean; side?: CoordSide; packageId: string; timeoutMs: number }

@@ -11,8 +11,8 @@ import { redact } from '../../../common/secrets';
 import { cancelCoordination, getCoordination, operatorCoordTls, postCoordination } from '../../../coord/client';
 import type { CoordTarget, GetOutcome, PostOutcome } from '../../../coord/client';
 import type { LcmCoord, LcmCoordRequest } from '../../../model/coordination';
-import type { ActivityDeps } from '../../../activities/deps';
-import { opContext } from '../../../activities/op-context';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
+import { opContext } from '../../../lcm-activities/op-context';
 import type { CoordExchanges } from './coordination-wait';
 import type { ChangeCurrentVnfPkgRequest, VnfcParam } from './request';
 

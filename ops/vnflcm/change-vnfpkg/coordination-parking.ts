@@ -76,7 +76,7 @@ const AGAIN_MS = 5_000;
 /** A wait a poller took is left alone this long: if that poller dies mid-poll, another takes it after. */
 const CLAIM_MS = 60_000;
 const AT_ONCE = 50;
-/** Kept as the activity's retry policy keeps them (workflows/activities.ts OUTSIDE_RETRY): a retry would not change them. */
+/** Kept as the activity's retry policy keeps them (workflow-steps/activities.ts OUTSIDE_RETRY): a retry would not change them. */
 const FINAL_ERRORS = ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'];
 const isFinal = (e: unknown) => (e instanceof ApplicationFailure && e.nonRetryable) || FINAL_ERRORS.includes((e as Error)?.name);
 /** The op occ, the instance and the decrypted vnfc_param of this many waits are kept between their polls. */

@@ -12,10 +12,10 @@ import { ActivityCancellationType, ApplicationFailure, CancellationScope, isCanc
 import type { LcmCoord } from '../../../model/coordination';
 import type { ChangeVnfpkgActivities, CoordMode, CoordSide, RollingTarget } from './activities';
 import type { CoordinateScriptActivities } from './coordinate-script';
-import { activitiesOf, bookkeeping, OUTSIDE_RETRY } from '../../../workflows/activities';
-import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflows/scripts';
-import { waitForStack } from '../../../workflows/stack';
-import { waitsTaskQueue } from '../../../workflows/task-queues';
+import { activitiesOf, bookkeeping, OUTSIDE_RETRY } from '../../../workflow-steps/activities';
+import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflow-steps/scripts';
+import { waitForStack } from '../../../workflow-steps/stack';
+import { waitsTaskQueue } from '../../../workflow-steps/task-queues';
 
 /** The activities of change_vnfpkg (./activities.ts) and of its coordinate scripts (./coordinate-script.ts). */
 type RollActivities = ChangeVnfpkgActivities & CoordinateScriptActivities;

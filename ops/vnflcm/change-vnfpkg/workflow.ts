@@ -16,13 +16,13 @@ import type { ChangeVnfpkgActivities, ChangeVnfpkgPlan } from './activities';
 import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../workflows/step';
-import { activitiesOf, acts, db, planReads } from '../../../workflows/activities';
+import type { Step } from '../../../workflow-steps/step';
+import { activitiesOf, acts, db, planReads } from '../../../workflow-steps/activities';
 import { blueGreenSteps } from './blue-green';
-import { hookStep } from '../../../workflows/hooks';
+import { hookStep } from '../../../workflow-steps/hooks';
 import type { RollVnfcInput } from './roll-vnfc';
 import { CHUNK, rollingChunk } from './rolling-chunk';
-import { waitForStack } from '../../../workflows/stack';
+import { waitForStack } from '../../../workflow-steps/stack';
 
 /** This operation's own activities (./activities.ts), with the shared proxies' options. */
 const own = activitiesOf<ChangeVnfpkgActivities>();

@@ -8,7 +8,7 @@
  * cluster). Never beside another operation on the instance.
  */
 import type { Client } from '@temporalio/client';
-import type { ActivityDeps } from '../../../activities/deps';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
 import type { ClusterNodeRow, ClusterRow } from '../../../store/repos/clusters';
 import { instanceById } from '../../../store/repos/instances';
 import { OpenOperation } from '../../../store/repos/op-occs';

@@ -12,10 +12,10 @@
 import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../workflows/step';
-import { acts, planReads } from '../../../workflows/activities';
-import { hookStep } from '../../../workflows/hooks';
-import { createStack, deleteStack, waitForStack } from '../../../workflows/stack';
+import type { Step } from '../../../workflow-steps/step';
+import { acts, planReads } from '../../../workflow-steps/activities';
+import { hookStep } from '../../../workflow-steps/hooks';
+import { createStack, deleteStack, waitForStack } from '../../../workflow-steps/stack';
 
 export async function heal(input: LcmOpInput) {
   // Planned inside the engine: the operator's handlers exist before the first await.

@@ -2,8 +2,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { packageForVnfd } from '../../../store/repos/packages';
 import { updateInstanceAndOpOcc } from '../../../store/repos/op-occs';
-import type { ActivityDeps } from '../../../activities/deps';
-import { opContext } from '../../../activities/op-context';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
+import { opContext } from '../../../lcm-activities/op-context';
 import { applyModification } from './apply';
 import type { VnfInfoModificationRequest } from './request';
 

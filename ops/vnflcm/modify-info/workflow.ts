@@ -8,9 +8,9 @@
  */
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../workflows/step';
-import { activitiesOf, planReads } from '../../../workflows/activities';
-import { hookStep } from '../../../workflows/hooks';
+import type { Step } from '../../../workflow-steps/step';
+import { activitiesOf, planReads } from '../../../workflow-steps/activities';
+import { hookStep } from '../../../workflow-steps/hooks';
 import type { ModifyInfoActivities } from './activities';
 
 /** This operation's own activities (./activities.ts), with the shared proxies' options. */

@@ -1,8 +1,8 @@
 /** The scale workflow's plan, computed from the instance as it is when the op starts. */
 import { ApplicationFailure } from '@temporalio/activity';
 import { planScale, ScalePlan, ScaleRequest } from '../../../infra/scale-plan';
-import type { ActivityDeps } from '../../../activities/deps';
-import { opContext } from '../../../activities/op-context';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
+import { opContext } from '../../../lcm-activities/op-context';
 import { instantiatedInfoOf } from '../../../store/repos/instances';
 
 export function scaleActivities(deps: ActivityDeps) {

@@ -11,10 +11,10 @@ import type { ScalePlan } from '../../../infra/scale-plan';
 import type { LcmHook } from '../../../model/vnfd';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../workflows/step';
-import { activitiesOf, acts, planReads } from '../../../workflows/activities';
-import { hookStep } from '../../../workflows/hooks';
-import { waitForStack } from '../../../workflows/stack';
+import type { Step } from '../../../workflow-steps/step';
+import { activitiesOf, acts, planReads } from '../../../workflow-steps/activities';
+import { hookStep } from '../../../workflow-steps/hooks';
+import { waitForStack } from '../../../workflow-steps/stack';
 import type { ScaleActivities } from './activities';
 
 /** This operation's own activities (./activities.ts), with the shared proxies' options. */

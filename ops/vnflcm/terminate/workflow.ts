@@ -8,10 +8,10 @@
 import { sleep } from '@temporalio/workflow';
 import type { LcmOpInput } from '../../../engine/contracts';
 import { runOperation } from '../../../engine/etsi-op-occ';
-import type { Step } from '../../../workflows/step';
-import { acts, planReads } from '../../../workflows/activities';
-import { hookStep } from '../../../workflows/hooks';
-import { deleteStack } from '../../../workflows/stack';
+import type { Step } from '../../../workflow-steps/step';
+import { acts, planReads } from '../../../workflow-steps/activities';
+import { hookStep } from '../../../workflow-steps/hooks';
+import { deleteStack } from '../../../workflow-steps/stack';
 
 export async function terminate(input: LcmOpInput) {
   const { opOccId, vnfInstanceId } = input;

@@ -10,7 +10,7 @@ import { loadPackage, type PackageLimits } from '../../../vnfpkg';
 import { packageKeys, type ContentStore } from '../../../store/content';
 import { PackageError } from '../../../vnfpkg/csar';
 import { additionalArtifacts, softwareImages } from '../../../vnfpkg/pkg-info';
-import type { ActivityDeps } from '../../../activities/deps';
+import type { ActivityDeps } from '../../../lcm-activities/deps';
 
 export function packageActivities({ db, log, cfg }: ActivityDeps) {
   const { packageUnzippedBytes, packageRatio, packageEntries, packageVnfdBytes, packageVnfdFileBytes, vduInstances } = cfg.limits;

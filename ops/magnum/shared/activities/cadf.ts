@@ -15,7 +15,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import type { Config } from '../../../../common/config';
 import { within, type Q } from '../../../../store/sql-store';
 import { cadfEventById, insertCadfEventIn, recordCadfDelivery } from '../../../../store/repos/magnum/cadf';

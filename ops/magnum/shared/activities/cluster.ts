@@ -7,7 +7,7 @@
  * load balancer's VIP (master_lb_enabled) or else the first master.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import { apiServerUrl, nodeRefOf, openCluster } from '../../../../cluster/activities/access';
 import type { ClusterSecrets } from '../../../../model/cluster';
 import { settingsFromLabels } from '../settings';

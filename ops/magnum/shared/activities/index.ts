@@ -1,5 +1,5 @@
 /** Every activity of the Magnum operations, built once per worker. */
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import { cadfActivities } from './cadf';
 import { clusterActivities } from './cluster';
 import { resizeActivities } from './resize';

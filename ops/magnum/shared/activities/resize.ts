@@ -6,7 +6,7 @@
  * replacement (auto-healing) keeps the count: the named leave, new ones come.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import { nodeRefOf } from '../../../../cluster/activities/access';
 import { clusterNodes } from '../../../../store/repos/clusters';
 import { nodegroupsOf } from '../../../../store/repos/magnum/clusters';

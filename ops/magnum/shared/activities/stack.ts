@@ -6,7 +6,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { utils as sshUtils } from 'ssh2';
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import type { ClusterSecrets } from '../../../../model/cluster';
 import { clusterById } from '../../../../store/repos/clusters';
 import { nodegroupsOf, updateMagnumCluster, updateNodegroup, type MagnumClusterRow } from '../../../../store/repos/magnum/clusters';

@@ -11,7 +11,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { eq } from 'drizzle-orm';
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import { endHealthLoop } from '../../../../cluster/activities/health';
 import { clusterNodes } from '../../../../store/repos/clusters';
 import { deleteMagnumCluster, magnumClusterById, writeFenced, type NodegroupRow } from '../../../../store/repos/magnum/clusters';

@@ -6,7 +6,7 @@
  * the same version is a template switch on a cluster whose nodes all run it,
  * and takes back the nodes a failed upgrade left on a newer one.
  */
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import { nodeRefOf } from '../../../../cluster/activities/access';
 import { clusterById, clusterNodes } from '../../../../store/repos/clusters';
 import { nodegroupsOf } from '../../../../store/repos/magnum/clusters';

@@ -1,5 +1,5 @@
 /** Nova, Glance and Neutron lookups with a VIM's own credentials (the worker acts as the VIM account). */
-import type { ActivityDeps } from '../../../../activities/deps';
+import type { ActivityDeps } from '../../../../lcm-activities/deps';
 import type { CloudLookups } from '../../../../infra/openstack/cloud-lookups';
 import { lookupsForVim } from '../../../../infra/vim';
 

@@ -5,7 +5,7 @@
  * non-retryable ApplicationFailures raised by the activities themselves.
  */
 import { patched, proxyActivities, proxyLocalActivities, type ActivityInterfaceFor, type ActivityOptions, type RetryPolicy } from '@temporalio/workflow';
-import type { LcmActivities } from '../activities';
+import type { LcmActivities } from '../lcm-activities';
 
 /** A few retries for transient failures of the systems outside. */
 export const OUTSIDE_RETRY: RetryPolicy = {

@@ -1,6 +1,6 @@
 /**
  * The activities every ETSI operation's workflow calls through the shared
- * proxies (workflows/activities.ts): op state, Heat stacks, instance
+ * proxies (workflow-steps/activities.ts): op state, Heat stacks, instance
  * records, LCM hooks. An operation's own activities live in its folder
  * (ops/<api>/<operation>/activities.ts) and its workflow proxies them by
  * their own type; worker/activities.ts puts them all together.

@@ -3,10 +3,10 @@
  * bound hook. `vnfcs` names the VNFCs the hook is about (healed or added
  * ones), read when the step runs; absent = all of the instance's VNFCs.
  * A built-in driver runs on the worker; a package script runs on the scripts
- * worker (workflows/scripts.ts), sealed there by the worker.
+ * worker (workflow-steps/scripts.ts), sealed there by the worker.
  */
 import { ActivityCancellationType, ApplicationFailure, executeChild, patched, proxyActivities, type RetryPolicy } from '@temporalio/workflow';
-import type { LcmActivities } from '../activities';
+import type { LcmActivities } from '../lcm-activities';
 import type { LcmHook } from '../model/vnfd';
 import { acts } from './activities';
 import type { Step } from './step';

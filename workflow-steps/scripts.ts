@@ -5,7 +5,7 @@
  * (no SCRIPTS_PATCH marker) keep calling the old single activities.
  */
 import { ActivityCancellationType, patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import type { ScriptActivities } from '../activities/scripts';
+import type { ScriptActivities } from '../lcm-activities/scripts';
 import type { ScriptOutcome } from '../mgmt/script-channel';
 import { scriptsTaskQueue } from './task-queues';
 
