@@ -36,7 +36,7 @@ async function buildNextBundle(): Promise<string> {
   const src = fs.readFileSync(path.join(ROOT, 'engine/etsi-op-occ.ts'), 'utf8');
   const changed = src
     .replace(/from '\.\.\//g, `from '${ROOT}/`).replace(/from '\.\//g, `from '${ROOT}/engine/`)
-    .replace("import { upsertSearchAttributes } from '@temporalio/workflow';", "import { patched, upsertSearchAttributes } from '@temporalio/workflow';\nimport { acts } from '" + ROOT + "/workflows/activities';")
+    .replace("import { upsertSearchAttributes } from '@temporalio/workflow';", "import { patched, upsertSearchAttributes } from '@temporalio/workflow';\nimport { acts } from '" + ROOT + "/workflow-steps/activities';")
     .replace('const policy = etsiOpOccPolicy(input.opOccId);', `const policy = etsiOpOccPolicy(input.opOccId);
   const added = { name: 'check the stack (added by the upgrade)', run: async () => { if (patched('${PATCH}')) await acts.stackStatus({ vnfInstanceId: input.vnfInstanceId }); } };
   const original = plan;
