@@ -1,10 +1,11 @@
 /**
  * Every VNF LCM operation, one entry each: its Temporal workflow type (the
- * worker's bundle, worker/workflows.ts, exports a workflow of that name), its
+ * worker's bundle exports a workflow of that name: worker/operation-workflows.ts), its
  * request body (validation, masking of secrets in its op occ, OpenAPI) and
  * the one-line summary the Temporal Web UI shows for it, and how the API takes
  * it (a POST on a task resource, or the PATCH of the instance: task.method).
- * Adding an operation is one folder under ops/vnflcm/ and one line here.
+ * Adding an operation is one folder under ops/vnflcm/ and one line here
+ * (then `npm run ops:workflows` exports its workflow from the worker's bundle).
  */
 import type { z } from 'zod';
 import type { LcmOperation } from '../model/lcm-operation';
@@ -53,7 +54,8 @@ export function operationModule(operation: string): OperationModule | undefined 
  * name the store records: its workflow type (exported by
  * worker/workflows.ts), the Web UI summary, and its route, request and
  * checks. Adding one is one folder under ops/magnum/ and one line here (the
- * store takes any name: no migration).
+ * store takes any name: no migration; `npm run ops:workflows` exports its
+ * workflow from the worker's bundle).
  */
 export const MAGNUM_CLUSTER_OPERATIONS = {
   'cluster-create': clusterCreateOp,

@@ -1,8 +1,10 @@
 /** The operation registry and the worker's bundle agree: every operation's workflow type is a workflow the worker runs. */
+import fs from 'node:fs';
 import * as bundle from '../../worker/workflows';
 import { LCM_OPERATIONS } from '../../model/lcm-operation';
 import { VNF_LCM_OPERATIONS } from '../../ops/registry';
 import { describeOperation } from '../../ops/vnflcm/summary';
+import { OPERATION_WORKFLOWS_FILE, operationWorkflowsSource } from '../../scripts/generate-operation-workflows';
 
 test('every VNF LCM operation has its own workflow type, exported by the worker bundle', () => {
   const types = LCM_OPERATIONS.map((op) => VNF_LCM_OPERATIONS[op].workflowType);
@@ -10,6 +12,13 @@ test('every VNF LCM operation has its own workflow type, exported by the worker 
   for (const t of types) expect(typeof (bundle as Record<string, unknown>)[t]).toBe('function');
   // the old shared type stays for operations started under it
   expect(typeof bundle.lcmOperation).toBe('function');
+});
+
+test("the bundle's export of every registered operation's workflow is generated from the registry (adding an operation: its folder, its registry line, npm run ops:workflows)", () => {
+  const source = operationWorkflowsSource();
+  expect(source).toContain("export { instantiate } from '../ops/vnflcm/instantiate/workflow';");
+  expect(source).toContain("export { magnumNodegroupUpdate } from '../ops/magnum/nodegroup-update/workflow';");
+  expect(fs.readFileSync(OPERATION_WORKFLOWS_FILE, 'utf8')).toBe(source);
 });
 
 test('summaries read as a sentence', () => {
