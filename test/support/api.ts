@@ -63,12 +63,17 @@ export async function eventually<T>(what: string, fn: () => Promise<T | undefine
 
 /** Polls an op occ until it is in one of the states; returns it. */
 export async function waitOpState(opOccId: string, states: string[], timeoutMs = 60_000, v = 'v1', base = apiUrl()): Promise<any> {
-  let seen = '';
-  return eventually(`op occ ${opOccId} in ${states.join('|')} (last ${seen})`, async () => {
-    const r = await call('GET', `/vnflcm/${v}/vnf_lcm_op_occs/${opOccId}`, undefined, {}, base);
-    seen = r.body?.operationState;
-    return states.includes(seen) ? r.body : undefined;
-  }, timeoutMs);
+  let seen = 'none';
+  try {
+    return await eventually(`op occ ${opOccId} in ${states.join('|')}`, async () => {
+      const r = await call('GET', `/vnflcm/${v}/vnf_lcm_op_occs/${opOccId}`, undefined, {}, base);
+      seen = `${r.status} ${r.body?.operationState ?? ''} ${r.body?.currentStep ?? ''}`.trim();
+      return states.includes(r.body?.operationState) ? r.body : undefined;
+    }, timeoutMs);
+  } catch (e) {
+    // the message is made when the wait starts: the state last seen is only known now
+    throw new Error(`${(e as Error).message}; last seen: ${seen}`);
+  }
 }
 
 export const opIdFrom = (r: Res) => String(r.headers.get('location')).split('/').pop()!;
