@@ -135,6 +135,7 @@ export function opOccView(o: OpOccRow, v: ApiVersion, cfg: Config, box?: SecretB
     ...(o.lcmCoordinations ? { lcmCoordinations: o.lcmCoordinations } : {}),
     ...(o.rejectedLcmCoordinations ? { rejectedLcmCoordinations: o.rejectedLcmCoordinations } : {}),
     ...(o.currentStep ? { currentStep: o.currentStep } : {}),
+    ...(o.traceId ? { traceId: o.traceId } : {}),
     _links: links,
   }), FREE_FORM, unread);
 }

@@ -50,6 +50,8 @@ export const magnumClusters = pgTable('magnum_clusters', {
   opParams: jsonb('op_params').$type<Record<string, unknown>>().notNull(),
   /** Whether the API started the operation's workflow (a crash in between is picked up at start). */
   workflowStarted: boolean('workflow_started').notNull().default(false),
+  /** The OpenTelemetry trace of the request that started the operation (null when tracing is off or the system started it untraced). */
+  traceId: text('trace_id'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at'),
 }, (t) => [

@@ -50,6 +50,8 @@ export const magnumClusters = sqliteTable('magnum_clusters', {
   opParams: text('op_params', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   /** Whether the API started the operation's workflow (a crash in between is picked up at start). */
   workflowStarted: integer('workflow_started', { mode: 'boolean' }).notNull().default(false),
+  /** The OpenTelemetry trace of the request that started the operation (null when tracing is off or the system started it untraced). */
+  traceId: text('trace_id'),
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at'),
 }, (t) => [

@@ -190,7 +190,10 @@ export const vnfLcmOpOccs = pgTable('vnf_lcm_op_occs', {
   notifiedState: text('notified_state', { enum: OP_STATES }),
   /** Set when the workflow has been started (the reconciler starts the rest). */
   workflowStarted: boolean('workflow_started').notNull().default(false),
+  /** The OpenTelemetry trace of the request that started it (null when tracing is off): an operator's way from the op to its trace. */
+  traceId: text('trace_id'),
 }, (t) => [
+  index('op_occs_trace').on(t.traceId),
   index('op_occs_instance').on(t.vnfInstanceId), index('op_occs_state').on(t.operationState), index('op_occs_project').on(t.projectId, t.startTime, t.id), index('op_occs_started').on(t.startTime, t.id),
   // one open operation per VNF instance (createOpOcc checks it first; this holds under any race)
   uniqueIndex('op_occs_one_open').on(t.vnfInstanceId).where(sql`operation_state NOT IN ('COMPLETED', 'FAILED', 'ROLLED_BACK')`),

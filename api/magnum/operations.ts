@@ -13,6 +13,7 @@ import {
   type BeginOperation, type MagnumClusterRow,
 } from '../../store/repos/magnum/clusters';
 import { HttpError } from '../../common/http-error';
+import { activeTraceId } from '../../common/tracing';
 import { isInProgress, type ClusterStatus } from '../../model/magnum/status';
 import { newOperationId, startMagnumOperationWorkflow } from '../../ops/magnum/start';
 import type { MagnumOperation } from '../../ops/registry';
@@ -23,7 +24,7 @@ import { eq } from 'drizzle-orm';
 export async function startMagnumOperation(ctx: ApiContext, clusterId: string, b: Omit<BeginOperation, 'operationId' | 'operation'> & { operation: MagnumOperation }): Promise<MagnumClusterRow> {
   let row: MagnumClusterRow;
   try {
-    row = await beginOperation(ctx.db, clusterId, { ...b, operationId: newOperationId(b.operation) });
+    row = await beginOperation(ctx.db, clusterId, { ...b, operationId: newOperationId(b.operation), traceId: activeTraceId() });
   } catch (e) {
     if (e instanceof Refused) throw new HttpError(e.status, e.message);
     throw e;

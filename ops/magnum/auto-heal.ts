@@ -14,6 +14,7 @@ import type { ClusterNodeRow } from '../../store/repos/clusters';
 import { beginOperation, magnumClusterById, markWorkflowStarted, nodegroupsOf, Refused, type MagnumClusterRow } from '../../store/repos/magnum/clusters';
 import { RESIZABLE } from '../../model/magnum/status';
 import { autoHealReason, healable, mastersLeftReason, nodesToReplace } from '../auto-heal-share';
+import { activeTraceId } from '../../common/tracing';
 import { newOperationId, startMagnumOperationWorkflow } from './start';
 
 export async function autoHealMagnum(deps: ActivityDeps, temporal: Client, clusterId: string, overdue: ClusterNodeRow[]): Promise<{ started?: string; skipped?: string }> {
@@ -36,7 +37,7 @@ export async function autoHealMagnum(deps: ActivityDeps, temporal: Client, clust
   let begun: MagnumClusterRow;
   try {
     begun = await beginOperation(db, clusterId, {
-      operation: 'cluster-resize', operationId: newOperationId('cluster-resize'), status: 'UPDATE_IN_PROGRESS', statusReason: why,
+      operation: 'cluster-resize', operationId: newOperationId('cluster-resize'), traceId: activeTraceId(), status: 'UPDATE_IN_PROGRESS', statusReason: why,
       opParams: { nodegroupId: ng.id, nodegroup: ng.name, nodeCount: ng.nodeCount, nodesToRemove: chosen.map((n) => n.serverId), replace: true, autoHealing: why },
       check: (c) => { if (!RESIZABLE.includes(c.status)) throw new Refused(409, `the cluster is ${c.status}`); },
       nodegroups: async () => ({ ids: [ng.id], status: 'UPDATE_IN_PROGRESS' }),

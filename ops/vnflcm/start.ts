@@ -16,7 +16,7 @@ import { createOpOcc, deleteOpOcc, markWorkflowStarted, type OpOccRow } from '..
 import type { Scope } from '../../store/repos/scope';
 import type { Store } from '../../store/store';
 import { SA_LCM_OPERATION, SA_LCM_OPERATION_STATE, SA_VNF_INSTANCE_ID } from '../../common/search-attributes';
-import { traceAttribute } from '../../common/tracing';
+import { activeTraceId, traceAttribute } from '../../common/tracing';
 import type { SecretBox } from '../../common/secrets';
 import { maskBySchema } from '../../common/secret-schema';
 import type { LcmOpInput } from '../../engine/contracts';
@@ -53,7 +53,7 @@ export async function recordAndStartOperation(deps: StartDeps, s: StartOperation
       id: crypto.randomUUID(), operation: s.operation, operationState: 'STARTING',
       stateEnteredTime: now, startTime: now, isAutomaticInvocation: s.automatic === true,
       operationParams, operationParamsSealed,
-      isCancelPending: false, workflowStarted: false,
+      isCancelPending: false, workflowStarted: false, traceId: activeTraceId() ?? null,
     },
     withInstance: async (q, inst) => {
       s.precondition(inst);

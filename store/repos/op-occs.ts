@@ -26,6 +26,8 @@ export const OP_OCC_LIST: ListSpec = {
     isCancelPending: bool((t) => t.vnfLcmOpOccs.isCancelPending),
     cancelMode: text((t) => t.vnfLcmOpOccs.cancelMode),
     error: json((t) => t.vnfLcmOpOccs.error),
+    // not SOL003's: the trace of the request that started it (README "Traces")
+    traceId: text((t) => t.vnfLcmOpOccs.traceId),
   },
   omittable: {
     operationParams: { operationParams: {} },

@@ -4,7 +4,8 @@
  * collector on loopback. One instantiate gives one trace: the API's request
  * span, the workflow's spans, its activities' and their calls to Heat, all
  * under the trace id the API's answer names in `traceresponse`, which the
- * op occ's workflow carries as its TraceId search attribute.
+ * op occ's workflow carries as its TraceId search attribute and the op occ
+ * shows (traceId); a Magnum cluster shows its operation's (trace_id).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,6 +18,7 @@ import { readState } from '../harness/state';
 import { freePort } from '../harness/ports';
 import { call, eventually, onboard, opIdFrom, temporalClient, waitOpState } from '../support/api';
 import { SA_TRACE_ID } from '../../common/search-attributes';
+import { LATEST, templateBody } from '../support/magnum';
 
 const SAMPLE = path.resolve(__dirname, '../../samples/two_vdu_vnf');
 
@@ -86,6 +88,10 @@ test('one instantiate is one trace: the API request, the workflow, its activitie
   } finally {
     await temporal.connection.close();
   }
+  // and the op occ itself names it, and a list filter finds the op by it (in SQL, as every SOL013 filter)
+  expect((await call('GET', `/vnflcm/v2/vnf_lcm_op_occs/${opIdFrom(r)}`, undefined, { Version: '2.0.0' }, base)).body.traceId).toBe(traceId);
+  const found = await call('GET', `/vnflcm/v2/vnf_lcm_op_occs?filter=(eq,traceId,${traceId})`, undefined, { Version: '2.0.0' }, base);
+  expect([found.status, found.body.map((o: { id: string }) => o.id)]).toEqual([200, [opIdFrom(r)]]);
 
   const trace = await eventually('the worker\'s spans of the trace', async () => {
     const mine = spans.filter((s) => s.traceId === traceId);
@@ -98,4 +104,29 @@ test('one instantiate is one trace: the API request, the workflow, its activitie
   const ids = new Set(trace.map((s) => s.spanId));
   const roots = trace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
   expect(roots.map((s) => `${s.service} ${s.name}`)).toEqual(['nfv-api POST /vnflcm/v2/vnf_instances/:id/instantiate']);
+}, 240_000);
+
+const traceOf = (r: { headers: Headers }) => /^00-([0-9a-f]{32})-/.exec(String(r.headers.get('traceresponse')))?.[1];
+
+test('a Magnum cluster names the trace of the request that started its operation (trace_id)', async () => {
+  const template = await call('POST', '/v1/clustertemplates', templateBody(`traced-${Date.now().toString(36)}`), LATEST, base);
+  expect(template.status).toBe(201);
+  try {
+    const created = await call('POST', '/v1/clusters', { cluster_template_id: template.body.uuid, name: 'traced', node_count: 0, master_count: 1 }, LATEST, base);
+    expect(created.status).toBe(202);
+    const shown = await call('GET', `/v1/clusters/${created.body.uuid}`, undefined, LATEST, base);
+    expect(shown.body.trace_id).toBe(traceOf(created));
+    // the operation that followed has its own request and trace
+    const deleted = await call('DELETE', `/v1/clusters/${created.body.uuid}`, undefined, LATEST, base);
+    expect(deleted.status).toBe(204);
+    expect(traceOf(deleted)).not.toBe(traceOf(created));
+    await eventually('the traced cluster deleted', async () => {
+      const r = await call('GET', `/v1/clusters/${created.body.uuid}`, undefined, LATEST, base);
+      if (r.status === 404) return true;
+      expect(r.body.trace_id).toBe(traceOf(deleted));
+      return undefined;
+    }, 180_000, 1000);
+  } finally {
+    await call('DELETE', `/v1/clustertemplates/${template.body.uuid}`, undefined, LATEST, base);
+  }
 }, 240_000);

@@ -26,7 +26,7 @@ export function clusterDict(f: ClusterFacts, base: string, v: Microversion, deta
     api_address: f.engine?.apiAddress ?? null, coe_version: coeVersionOf(f), container_version: f.engine ? 'containerd' : null,
     project_id: row.projectId, user_id: row.userId, node_addresses: nodeAddresses(f), master_addresses: masterAddresses(f),
     fixed_network: orNull(a.fixed_network), fixed_subnet: orNull(a.fixed_subnet), floating_ip_enabled: a.floating_ip_enabled,
-    master_lb_enabled: a.master_lb_enabled, merge_labels: a.merge_labels,
+    master_lb_enabled: a.master_lb_enabled, merge_labels: a.merge_labels, trace_id: row.traceId,
     links: links(base, 'clusters', row.id), created_at: magnumTime(row.createdAt), updated_at: magnumTime(row.updatedAt),
   };
   if (v.minor >= 13) full.cluster_id = row.stackId;

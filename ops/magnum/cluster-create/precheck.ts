@@ -10,6 +10,7 @@ import type { MagnumClusterInsert, NodegroupInsert } from '../../../store/repos/
 import { templateById, type TemplateRow } from '../../../store/repos/magnum/templates';
 import type { VimRow } from '../../../store/repos/vims';
 import { badRequest, forbidden, HttpError } from '../../../common/http-error';
+import { activeTraceId } from '../../../common/tracing';
 import type { Labels } from '../../../model/magnum/fields';
 import { generatedName, isUuidLike } from '../../../model/magnum/names';
 import type { MagnumPrecheckInput } from '../operation';
@@ -94,7 +95,7 @@ export async function planCluster(o: ClusterCreateInput): Promise<{ row: MagnumC
     row: {
       id, projectId: caller.projectId, userId: caller.userId, name: input.name ?? generatedName('cluster'), templateId: template.id,
       status: 'CREATE_IN_PROGRESS', statusReason: null, stackId: null, operation: 'cluster-create', operationId: `magnum-cluster-create-${id}`,
-      opNodegroups: [], opParams: { nodeCount, masterCount, createTimeout }, workflowStarted: false, createdAt: now,
+      opNodegroups: [], opParams: { nodeCount, masterCount, createTimeout }, workflowStarted: false, traceId: activeTraceId() ?? null, createdAt: now,
       attrs: {
         keypair, ...labels, create_timeout: createTimeout, discovery_url: input.discovery_url,
         docker_volume_size: input.docker_volume_size ?? t.docker_volume_size, flavor_id: flavor, master_flavor_id: masterFlavor,

@@ -79,6 +79,8 @@ export interface BeginOperation {
   operationId: string;
   status: MagnumClusterRow['status'];
   opParams?: Record<string, unknown>;
+  /** The trace of the request that asked for it (common/tracing.ts activeTraceId), when tracing is on. */
+  traceId?: string;
   /** Shown from the first moment (auto-healing's reason), not only once the workflow records its first status. */
   statusReason?: string;
   /** Checks the fresh rows; throws Refused to write nothing. */
@@ -100,7 +102,7 @@ export function beginOperation(store: Store, clusterId: string, b: BeginOperatio
     for (const id of ids) await db.update(t.magnumNodegroups).set({ status, statusReason: null, updatedAt: now }).where(eq(t.magnumNodegroups.id, id));
     const [updated] = await db.update(t.magnumClusters).set({
       status: b.status, statusReason: b.statusReason ?? null, operation: b.operation, operationId: b.operationId, opNodegroups: ids,
-      opParams: b.opParams ?? {}, workflowStarted: false, updatedAt: now,
+      opParams: b.opParams ?? {}, workflowStarted: false, traceId: b.traceId ?? null, updatedAt: now,
     }).where(eq(t.magnumClusters.id, clusterId)).returning();
     return updated;
   });

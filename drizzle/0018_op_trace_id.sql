@@ -1,0 +1,3 @@
+ALTER TABLE `magnum_clusters` ADD `trace_id` text;--> statement-breakpoint
+ALTER TABLE `vnf_lcm_op_occs` ADD `trace_id` text;--> statement-breakpoint
+CREATE INDEX `op_occs_trace` ON `vnf_lcm_op_occs` (`trace_id`);
