@@ -247,6 +247,28 @@ describe('vimsim compute (Nova v2.1)', () => {
     for (const g of [old.body.server_group.id, group.id]) expect((await call('DELETE', `/os-server-groups/${g}`)).status).toBe(204);
   });
 
+  it('the scheduler: anti-affinity puts each member on a host of its own, one more than the hosts finds no valid host; affinity keeps them together', async () => {
+    const zone = (await call('GET', '/os-availability-zone/detail')).body.availabilityZoneInfo.find((z: any) => z.zoneName === 'nova');
+    const hosts = Object.keys(zone.hosts);
+    expect(hosts.length).toBeGreaterThanOrEqual(5); // Tacker's HA flavours: up to 5 masters in anti-affinity
+    const bootIn = async (group: string, name: string) => (await call('POST', '/servers', { server: { name, imageRef: UBUNTU, flavorRef: '1', networks: 'none' }, 'os:scheduler_hints': { group } })).body.server.id as string;
+    const anti = (await call('POST', '/os-server-groups', { server_group: { name: 'spread', policy: 'anti-affinity' } })).body.server_group;
+    const together = (await call('POST', '/os-server-groups', { server_group: { name: 'together', policy: 'affinity' } })).body.server_group;
+    const ids: string[] = [];
+    for (let i = 0; i <= hosts.length; i++) ids.push(await bootIn(anti.id, `spread-${i}`));
+    const placed = await Promise.all(ids.slice(0, -1).map(async (id) => (await active(id)).server));
+    expect(placed.map((s) => s['OS-EXT-SRV-ATTR:host']).sort()).toEqual([...hosts].sort());
+    expect(new Set(placed.map((s) => s.hostId)).size).toBe(hosts.length); // what a member sees: a hash per host
+    const unplaced = (await nova.until('compute', `/servers/${ids.at(-1)}`, (b) => b.server.status === 'ERROR', 10_000, MV)).server;
+    expect([unplaced.fault?.message, unplaced['OS-EXT-SRV-ATTR:host'], unplaced.hostId]).toEqual(['No valid host was found. There are not enough hosts available.', null, '']);
+    const pair = [await bootIn(together.id, 'together-1'), await bootIn(together.id, 'together-2')];
+    const [a, b] = await Promise.all(pair.map(async (id) => (await active(id)).server));
+    expect(b['OS-EXT-SRV-ATTR:host']).toBe(a['OS-EXT-SRV-ATTR:host']);
+    for (const id of [...ids, ...pair]) await call('DELETE', `/servers/${id}`);
+    for (const id of [...ids, ...pair]) await nova.until('compute', `/servers/${id}`, () => false);
+    for (const g of [anti.id, together.id]) expect((await call('DELETE', `/os-server-groups/${g}`)).status).toBe(204);
+  });
+
   it('limits, availability zones, stats', async () => {
     expect((await call('GET', '/limits')).body.limits.absolute).toMatchObject({ maxServerMeta: 128, maxPersonality: 5 });
     expect((await call('GET', '/os-availability-zone')).body.availabilityZoneInfo[0].zoneName).toBe('nova');

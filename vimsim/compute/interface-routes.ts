@@ -15,6 +15,7 @@ import { isoSeconds } from '../util/time';
 import { invalidState, visibleServer } from './lookup';
 import { asNovaError, type ComputeDeps } from './server-create';
 import { InterfaceAttach } from './schemas';
+import { hostOf } from './scheduler';
 
 function attachmentView(port: PortRecord) {
   return {
@@ -72,7 +73,7 @@ export function interfaceRoutes(router: Router, deps: ComputeDeps, track: (op: s
     try {
       port = store.tx(() => {
         const { port: p, created } = portToAttach(store, ctx, body, req);
-        bindPort(store, p.id, s.id, s.availability_zone);
+        bindPort(store, p.id, s.id, s.availability_zone, hostOf(s));
         store.put('servers', { ...s, interfaces: [...s.interfaces, { port_id: p.id, created }], updated: isoSeconds() });
         return store.get('ports', p.id)!;
       });

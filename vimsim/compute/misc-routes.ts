@@ -1,8 +1,8 @@
-/** /limits and /os-availability-zone: the numbers Heat checks before a create, and the one zone. */
+/** /limits and /os-availability-zone: the numbers Heat checks before a create, and the one zone with its compute hosts. */
 import type { RequestHandler, Router } from 'express';
 import { ctxOf } from '../http/service';
 import type { Store } from '../store/store';
-import { COMPUTE_HOST } from '../network/ports';
+import { COMPUTE_HOSTS } from './scheduler';
 import { ZONE } from './server-create';
 
 export function miscRoutes(router: Router, store: Store, track: (op: string) => RequestHandler): void {
@@ -32,8 +32,8 @@ export function miscRoutes(router: Router, store: Store, track: (op: string) => 
     const service = { available: true, active: true, updated_at: new Date().toISOString() };
     res.json({
       availabilityZoneInfo: [
-        { zoneName: 'internal', zoneState: { available: true }, hosts: { [COMPUTE_HOST]: { 'nova-conductor': service, 'nova-scheduler': service } } },
-        { zoneName: ZONE, zoneState: { available: true }, hosts: { [COMPUTE_HOST]: { 'nova-compute': service } } },
+        { zoneName: 'internal', zoneState: { available: true }, hosts: { 'vimsim-controller': { 'nova-conductor': service, 'nova-scheduler': service } } },
+        { zoneName: ZONE, zoneState: { available: true }, hosts: Object.fromEntries(COMPUTE_HOSTS.map((h) => [h, { 'nova-compute': service }])) },
       ],
     });
   });

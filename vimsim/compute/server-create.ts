@@ -21,6 +21,7 @@ import { resolveVolumeType } from '../volume/type-routes';
 import { attachVolume } from '../volume/volumes';
 import { generateHostKey } from '../ssh/hostkey';
 import { ownKeypair } from './lookup';
+import { scheduleHost } from './scheduler';
 import type { SchedulerHintsBody, ServerCreateBody } from './schemas';
 
 export const NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.';
@@ -174,6 +175,7 @@ export function createServer(deps: ComputeDeps, ctx: RequestContext, body: Serve
 
   return store.tx(() => {
     const plan = planNetworks(store, ctx, body.networks, microversion37);
+    const host = scheduleHost(store, serverGroup);
     const id = newUuid();
     const now = isoSeconds();
     const interfaces: ServerInterface[] = plan.map((p) => {
@@ -217,9 +219,10 @@ export function createServer(deps: ComputeDeps, ctx: RequestContext, body: Serve
       launched_at: null,
       created: now,
       updated: now,
-      pending: deps.transitions.pending('build', deps.faults.take('server', 'create', body.name), { message: NO_VALID_HOST, code: 500 }),
+      host: host ?? '',
+      pending: deps.transitions.pending('build', host ? deps.faults.take('server', 'create', body.name) : { id: 'scheduler', mode: 'fail' }, { message: NO_VALID_HOST, code: 500 }),
     };
-    for (const iface of interfaces) bindPort(store, iface.port_id, id, zone);
+    for (const iface of interfaces) bindPort(store, iface.port_id, id, zone, host ?? '');
     if (serverGroup) store.put('server_groups', { ...serverGroup, members: [...store.get('server_groups', serverGroup.id)!.members, id] });
     server.volumes = blocks.volumes.map((v, i): ServerVolume => {
       const volume = v.volume ?? createNovaVolume(store, ctx, v.create!, zone);

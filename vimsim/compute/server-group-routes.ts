@@ -1,8 +1,7 @@
 /**
  * /os-server-groups: create (policies before 2.64, policy + rules from it),
  * list, show, delete. Servers join a group through the scheduler hint
- * `group`; the policy is kept, not enforced: the simulated cloud has one
- * compute host, where every affinity holds and no anti-affinity could.
+ * `group`, and the scheduler places them by its policy (scheduler.ts).
  */
 import type { RequestHandler, Response, Router } from 'express';
 import { z } from 'zod';

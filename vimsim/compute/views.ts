@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { RequestContext } from '../auth/context';
 import { hostUrl } from '../http/urls';
-import { COMPUTE_HOST } from '../network/ports';
+import { hostOf } from './scheduler';
 import type { FlavorRecord, KeypairRecord, ServerRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { atLeast } from './versions';
@@ -78,7 +78,8 @@ export function serverSummary(s: ServerRecord, req: Request) {
 }
 
 export function serverDetail(s: ServerRecord, store: Store, ctx: RequestContext, req: Request, res: Response) {
-  const hostId = createHash('sha224').update(s.project_id + COMPUTE_HOST).digest('hex');
+  // Nova's hostId: the host as the project may see it, a hash (the host's name is the admin's)
+  const hostId = hostOf(s) ? createHash('sha224').update(s.project_id + hostOf(s)).digest('hex') : '';
   const admin = ctx.isAdmin;
   const view: Record<string, unknown> = {
     id: s.id,
@@ -111,9 +112,9 @@ export function serverDetail(s: ServerRecord, store: Store, ctx: RequestContext,
   };
   if (admin) {
     Object.assign(view, {
-      'OS-EXT-SRV-ATTR:host': COMPUTE_HOST,
+      'OS-EXT-SRV-ATTR:host': hostOf(s) || null,
       'OS-EXT-SRV-ATTR:instance_name': instanceName(s.id),
-      'OS-EXT-SRV-ATTR:hypervisor_hostname': COMPUTE_HOST,
+      'OS-EXT-SRV-ATTR:hypervisor_hostname': hostOf(s) || null,
     });
     if (atLeast(res, 3)) {
       Object.assign(view, {

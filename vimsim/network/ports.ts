@@ -82,16 +82,14 @@ export function createPort(store: Store, ctx: RequestContext, spec: PortCreateBo
   });
 }
 
-export const COMPUTE_HOST = 'vimsim-compute';
-
-/** Nova plugs the port into a server. */
-export function bindPort(store: Store, portId: string, serverId: string, zone: string): void {
+/** Nova plugs the port into a server, on the compute host the server runs on. */
+export function bindPort(store: Store, portId: string, serverId: string, zone: string, host: string): void {
   const port = store.get('ports', portId)!;
   store.put('ports', {
     ...port,
     device_id: serverId,
     device_owner: `compute:${zone}`,
-    'binding:host_id': COMPUTE_HOST,
+    'binding:host_id': host,
     status: 'ACTIVE',
     updated_at: isoSeconds(),
     revision_number: port.revision_number + 1,

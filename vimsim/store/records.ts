@@ -205,6 +205,8 @@ export interface ServerRecord {
   volumes: ServerVolume[];
   /** Counts rebuilds: each one is a new disk, so a new simulated host. */
   generation: number;
+  /** The compute host it was scheduled to (compute/scheduler.ts); '' when none was valid; absent in records older than the hosts. */
+  host?: string;
   /** OpenSSH private host key of the current disk. */
   ssh_host_key: string;
   launched_at: string | null;
@@ -213,7 +215,7 @@ export interface ServerRecord {
   pending: Pending | null;
 }
 
-/** A Nova server group: its policy is recorded, not enforced (one simulated compute host holds every server). */
+/** A Nova server group: the scheduler places its members by its policy (compute/scheduler.ts). */
 export interface ServerGroupRecord {
   id: string;
   name: string;

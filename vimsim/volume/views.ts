@@ -2,9 +2,11 @@
 import type { Request } from 'express';
 import type { RequestContext } from '../auth/context';
 import { hostUrl } from '../http/urls';
-import { COMPUTE_HOST } from '../network/ports';
 import type { VolumeRecord } from '../store/records';
 import type { Store } from '../store/store';
+
+/** The one cinder-volume host (a name only). */
+const STORAGE_HOST = 'vimsim-storage';
 
 /** Requested Cinder microversion's minor number (3.x); absent header = 3.0. */
 export function volumeMinor(req: Request): number {
@@ -52,7 +54,7 @@ export function volumeDetail(v: VolumeRecord, store: Store, ctx: RequestContext,
     consistencygroup_id: null,
     'os-vol-mig-status-attr:migstat': null,
     'os-vol-mig-status-attr:name_id': null,
-    ...(ctx.isAdmin ? { 'os-vol-host-attr:host': `${COMPUTE_HOST}@lvmdriver-1#lvmdriver-1` } : {}),
+    ...(ctx.isAdmin ? { 'os-vol-host-attr:host': `${STORAGE_HOST}@lvmdriver-1#lvmdriver-1` } : {}),
     ...(image ? { volume_image_metadata: { image_id: image.id, image_name: image.name ?? '', min_ram: String(image.min_ram), min_disk: String(image.min_disk), disk_format: image.disk_format ?? '', container_format: image.container_format ?? '', ...image.properties } } : {}),
     ...(minor >= 13 ? { group_id: null } : {}),
     ...(minor >= 21 ? { provider_id: null } : {}),

@@ -10,7 +10,6 @@ import type { ServerRecord, VolumeRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { newUuid } from '../util/ids';
 import { isoMicros } from '../util/time';
-import { COMPUTE_HOST } from '../network/ports';
 import { isMultiattach, resolveVolumeType } from './type-routes';
 
 export interface NewVolume {
@@ -60,7 +59,7 @@ export function attachVolume(store: Store, volume: VolumeRecord, server: ServerR
     updated_at: isoMicros(),
     attachments: [
       ...volume.attachments,
-      { id: volume.id, attachment_id: attachmentId, volume_id: volume.id, server_id: server.id, host_name: COMPUTE_HOST, device, attached_at: isoMicros() },
+      { id: volume.id, attachment_id: attachmentId, volume_id: volume.id, server_id: server.id, host_name: server.host ?? '', device, attached_at: isoMicros() },
     ],
   });
   return attachmentId;
