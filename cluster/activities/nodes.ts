@@ -17,6 +17,7 @@ import { aptEnv, configureRegistries, installContainerRuntime, installKubernetes
 import type { NodeStep } from '../../model/cluster';
 import { bootstrapTokenSecret, caCertHash, newBootstrapToken, type ClusterPki } from '../pki';
 import { openCluster, type ClusterAccess } from './access';
+import { computeHostLabel } from './compute-host-label';
 import type { NodeStepInput, RemovalStep, WaitCheck } from './types';
 
 const label = (n: ClusterNodeRow) => `${n.role} ${n.name} (${n.address})`;
@@ -168,6 +169,7 @@ export function nodeActivities(deps: ActivityDeps) {
       await c.kube().labelNode(node.name, {
         'magnum.openstack.org/role': node.role, 'magnum.openstack.org/nodegroup': node.nodegroup,
         ...(node.role === 'worker' ? { 'node-role.kubernetes.io/worker': '' } : {}),
+        ...await computeHostLabel(deps, c, node),
       });
       await setNodeJoinState(db, clusterId, serverId, { joinState: 'joined', pkiGeneration: c.cluster.pkiGeneration });
     },

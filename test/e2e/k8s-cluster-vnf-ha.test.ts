@@ -9,7 +9,8 @@
  * goes through the VIP; with the VIP's master stopped it still answers, and
  * auto-healing (opt-in) heals that master back as a control-plane node, and
  * a stopped worker. Worker scale and terminate as with one master; the
- * `podaffinity` flavour the same way.
+ * `podaffinity` flavour the same way, its servers spread over compute hosts
+ * by their anti-affinity groups and its workers labelled with their host.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +40,19 @@ async function nova(serverId: string, action: string): Promise<void> {
     method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-token': await adminToken() }, body: JSON.stringify({ [action]: null }),
   });
   expect(r.status).toBe(202);
+}
+
+/** The compute host a server runs on, as Nova shows it to the admin. */
+async function hostOf(serverId: string): Promise<string> {
+  const r = await fetch(`${readState().vimsimUrl}/compute/v2.1/servers/${serverId}`, { headers: { 'x-auth-token': await adminToken() } });
+  return ((await r.json()) as any).server['OS-EXT-SRV-ATTR:host'];
+}
+
+/** Each node's CIS-node label (Tacker's pod-affinity label), by node name; undefined where it has none. */
+function cisNodeLabels(conf: string): Record<string, string | undefined> {
+  const r = kubectl(conf, 'get', 'nodes', '-o', 'json');
+  expect(r.ok).toBe(true);
+  return Object.fromEntries(JSON.parse(r.out).items.map((n: any) => [n.metadata.name, n.metadata.labels?.['CIS-node']]));
 }
 
 /** A command as root on a node, as its operator would run it. */
@@ -128,6 +142,8 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
       expect(host.services).toMatchObject({ haproxy: 'active', keepalived: 'active' });
       expect(host.commands.some((c: any) => /kubeadm (init|join) --config/.test(c.command) && c.exitCode === 0)).toBe(true);
     }
+    // no server groups in this flavour: no pod-affinity label
+    expect(Object.values(cisNodeLabels(conf)).filter(Boolean)).toEqual([]);
     // an etcd per master (its mirror pod comes with the kubelet's next sync)
     await eventually('three etcd pods', async () => (kubectl(conf, 'get', 'pods', '-n', 'kube-system', '-l', 'component=etcd', '-o', 'name').out.trim().split('\n').length === 3 ? true : undefined), 60_000);
   });
@@ -205,7 +221,7 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
 });
 
 describe('flavour podaffinity: the same control plane, masters and workers in anti-affinity server groups', () => {
-  test('instantiates with the VIP as endpoint and 5 Ready nodes, then terminates', async () => {
+  test('instantiates with the VIP as endpoint and 5 Ready nodes, each master and each worker on a compute host of its own, every worker labelled CIS-node=<its host> (as Tacker\'s driver does), then terminates', async () => {
     const id = await newInstance();
     leftover.push(id);
     const p = params((k) => { k.master_node.cluster_cp_name = 'vip_CP'; });
@@ -216,6 +232,15 @@ describe('flavour podaffinity: the same control plane, masters and workers in an
     const [master] = await vnfcsOf(id, 'masterNode');
     const conf = await adminConf(master.computeResource.resourceId, path.join(work, 'admin-podaffinity.conf'));
     await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    const [masters, workers] = [await vnfcsOf(id, 'masterNode'), await vnfcsOf(id, 'workerNode')];
+    const hosts = async (vnfcs: any[]) => Promise.all(vnfcs.map((v) => hostOf(v.computeResource.resourceId)));
+    // the anti-affinity groups hold: no two masters, and no two workers, share a host
+    expect(new Set(await hosts(masters)).size).toBe(3);
+    const workerHosts = await hosts(workers);
+    expect(new Set(workerHosts).size).toBe(2);
+    const labels = cisNodeLabels(conf);
+    expect(workers.map((v) => labels[`workernode-${v.id.slice(0, 8)}`])).toEqual(workerHosts);
+    expect(masters.map((v) => labels[`masternode-${v.id.slice(0, 8)}`])).toEqual([undefined, undefined, undefined]);
     await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);
   }, 1_000_000);
 });
