@@ -90,6 +90,12 @@ test('coe cluster upgrade: onto a template of the same Kubernetes version; a dow
   await tpl(`skip-${run}`, ['--labels', 'kube_tag=v1.39.0']);
   await expect(coe(['cluster', 'upgrade', name, `older-${run}`])).rejects.toThrow(/Downgrading Kubernetes from v1\.37\.2 to v1\.36\.3 is not supported/);
   await expect(coe(['cluster', 'upgrade', name, `skip-${run}`])).rejects.toThrow(/Upgrading Kubernetes from v1\.37\.2 to v1\.39\.0 skips a minor version: upgrade to a v1\.38 template first/);
+  // as the API answers them: 400, and nothing started (the cluster as it was)
+  const h = await user.headers({ 'OpenStack-API-Version': 'container-infra latest' });
+  const before = (await mcall('GET', `/v1/clusters/${name}`, undefined, h)).body;
+  for (const t of [`older-${run}`, `skip-${run}`]) expect((await mcall('POST', `/v1/clusters/${before.uuid}/actions/upgrade`, { cluster_template: t }, h)).status).toBe(400);
+  const after = (await mcall('GET', `/v1/clusters/${name}`, undefined, h)).body;
+  expect([after.status, after.status_reason, after.cluster_template_id]).toEqual([before.status, before.status_reason, before.cluster_template_id]);
   expect(await coe(['cluster', 'upgrade', name, `same-${run}`, '--max-batch-size', '1'])).toMatch(/Request to upgrade cluster .* has been accepted/);
   const c = await waitCluster(name, 'UPDATE_COMPLETE');
   expect(c.cluster_template_id).toBe((await coe(['cluster', 'template', 'show', `same-${run}`], true)).uuid);

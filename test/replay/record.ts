@@ -62,6 +62,8 @@ export function classify(history: History): [string, History][] {
     .map((e) => e.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest?.input?.name ?? '');
   for (const u of updates) features.add(u);
   if (events.some((e) => opStateOf(e) === 'FAILED_TEMP')) features.add('failedtemp');
+  // a Magnum operation that ended *_FAILED (its status recorded, no compensations: an upgrade failed halfway)
+  if (!input?.rollback && events.some((e) => /_FAILED$/.test(searchAttributeOf(e, 'ClusterStatus') ?? ''))) features.add('failed');
   // cancelled (by the operator, or a health loop by its cluster's deletion)
   if (events.some((e) => e.workflowExecutionCancelRequestedEventAttributes)) features.add('cancelled');
   // a patch the history took (patched('<id>')): its new branch is a class of its own
@@ -100,8 +102,12 @@ function patchesOf(events: Event[]): string[] {
 }
 
 function opStateOf(e: Event): string | undefined {
-  const sa = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.LcmOperationState;
-  const v = decode(sa?.data);
+  return searchAttributeOf(e, 'LcmOperationState');
+}
+
+/** The value a search attribute upsert sets, if the event is one that sets `name`. */
+function searchAttributeOf(e: Event, name: string): string | undefined {
+  const v = decode(e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.[name]?.data);
   return Array.isArray(v) ? String(v[0]) : typeof v === 'string' ? v : undefined;
 }
 
