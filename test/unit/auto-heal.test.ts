@@ -1,5 +1,6 @@
 /** Auto-healing's rule (ops/auto-heal-share.ts): one nodegroup per operation, at most 40 % of it, at least one node. */
 import { autoHealReason, healable, mastersLeftReason, nodesToReplace } from '../../ops/auto-heal-share';
+import { loadConfig } from '../../common/config';
 
 const node = (name: string, nodegroup: string) => ({ name, nodegroup, address: `127.0.0.${name.length}` });
 
@@ -27,4 +28,17 @@ test('masters are replaced only in a control plane of several that keeps etcd\'s
   expect(healable([m('m1'), w], 1).map((n) => n.name)).toEqual(['w1']); // a lone master
   expect(mastersLeftReason(3, 2)).toBe('2 of 3 masters are NotReady: etcd has lost its quorum and a replacement could not join; left to the operator');
   expect(mastersLeftReason(1, 1)).toMatch(/lone master/);
+});
+
+test('a node is replaced after 5 minutes NotReady unless CLUSTER_AUTO_HEAL_AFTER_S says otherwise (Cluster API MachineHealthCheck\'s default)', () => {
+  const saved = process.env.CLUSTER_AUTO_HEAL_AFTER_S;
+  try {
+    delete process.env.CLUSTER_AUTO_HEAL_AFTER_S;
+    expect(loadConfig().cluster.autoHealAfterS).toBe(300);
+    process.env.CLUSTER_AUTO_HEAL_AFTER_S = '10';
+    expect(loadConfig().cluster.autoHealAfterS).toBe(10);
+  } finally {
+    if (saved === undefined) delete process.env.CLUSTER_AUTO_HEAL_AFTER_S;
+    else process.env.CLUSTER_AUTO_HEAL_AFTER_S = saved;
+  }
 });
