@@ -57,7 +57,7 @@ function versionOf(bin: string, args: string[]): string | undefined {
 }
 
 /** Which of the built binaries are missing or of another version. */
-function missingBinaries(bin: string): Target[] {
+export function missingBinaries(bin: string): Target[] {
   return TARGETS.filter((t) => {
     const file = path.join(bin, t.file);
     const ok = t.command === 'kubectl'
