@@ -8,9 +8,10 @@
  * two workers; the Kubernetes VIM on https://<VIP>:16443. The user's kubectl
  * goes through the VIP; with the VIP's master stopped it still answers, and
  * auto-healing (opt-in) heals that master back as a control-plane node, and
- * a stopped worker. Worker scale and terminate as with one master; the
- * `podaffinity` flavour the same way, its servers spread over compute hosts
- * by their anti-affinity groups and its workers labelled with their host.
+ * a stopped worker. Worker scale out and in, worker heal and terminate as
+ * with one master; the `podaffinity` flavour the same way, its servers
+ * spread over compute hosts by their anti-affinity groups and its workers
+ * labelled with their host, before and after a heal of the whole VNF.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -201,7 +202,7 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     }
   });
 
-  test("the masters' aspect is not scaled (422, nothing started); scale out and heal of workers through the VIP; terminate removes the cluster and its VIM", async () => {
+  test("the masters' aspect is not scaled (422, nothing started); scale out, heal and scale in of workers through the VIP; terminate removes the cluster and its VIM", async () => {
     const refused = await call('POST', `/vnflcm/v1/vnf_instances/${id}/scale`, { type: 'SCALE_OUT', aspectId: 'master_instance', numberOfSteps: 1 });
     expect(refused.status).toBe(422);
     expect(refused.body.detail).toContain('"master_instance" is the masters\' aspect');
@@ -213,6 +214,16 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     await nova(worker.computeResource.resourceId, 'os-stop');
     await automaticHeal(id, worker.id);
     await eventually('6 Ready nodes after the worker heal', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    // scale in: the worker Heat removes leaves the cluster (drained, its Node deleted), the control plane untouched
+    const before = await vnfcsOf(id, 'workerNode');
+    await task(id, 'scale', { type: 'SCALE_IN', aspectId: 'worker_instance', numberOfSteps: 1 }, 'COMPLETED', 600_000);
+    const after = await vnfcsOf(id, 'workerNode');
+    expect(after).toHaveLength(2);
+    const [removed] = before.filter((v) => !after.some((a) => a.id === v.id));
+    const names = (readyNodes(conf) ?? []).map((n) => n.name);
+    expect(names).toHaveLength(5);
+    expect(names).not.toContain(`workernode-${removed.id.slice(0, 8)}`);
+    expect(readyControlPlanes()).toBe(3);
     const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
     await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);
     expect(await withProductStore((s) => clusterOfVnf(s, id))).toBeUndefined();
@@ -221,26 +232,37 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
 });
 
 describe('flavour podaffinity: the same control plane, masters and workers in anti-affinity server groups', () => {
-  test('instantiates with the VIP as endpoint and 5 Ready nodes, each master and each worker on a compute host of its own, every worker labelled CIS-node=<its host> (as Tacker\'s driver does), then terminates', async () => {
+  test('instantiates with the VIP as endpoint and 5 Ready nodes, each master and each worker on a compute host of its own, every worker labelled CIS-node=<its host> (as Tacker\'s driver does); a heal of the whole VNF builds it all again the same way; terminate', async () => {
     const id = await newInstance();
     leftover.push(id);
     const p = params((k) => { k.master_node.cluster_cp_name = 'vip_CP'; });
     p.flavourId = 'podaffinity';
     await task(id, 'instantiate', p, 'COMPLETED', 900_000);
-    const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
-    expect(cluster.apiAddress).toBe(`https://${cluster.settings.vip}:16443`);
-    const [master] = await vnfcsOf(id, 'masterNode');
-    const conf = await adminConf(master.computeResource.resourceId, path.join(work, 'admin-podaffinity.conf'));
-    await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
-    const [masters, workers] = [await vnfcsOf(id, 'masterNode'), await vnfcsOf(id, 'workerNode')];
-    const hosts = async (vnfcs: any[]) => Promise.all(vnfcs.map((v) => hostOf(v.computeResource.resourceId)));
-    // the anti-affinity groups hold: no two masters, and no two workers, share a host
-    expect(new Set(await hosts(masters)).size).toBe(3);
-    const workerHosts = await hosts(workers);
-    expect(new Set(workerHosts).size).toBe(2);
-    const labels = cisNodeLabels(conf);
-    expect(workers.map((v) => labels[`workernode-${v.id.slice(0, 8)}`])).toEqual(workerHosts);
-    expect(masters.map((v) => labels[`masternode-${v.id.slice(0, 8)}`])).toEqual([undefined, undefined, undefined]);
+    /** The cluster as it is now: endpoint and VIM on the VIP, 5 Ready nodes, the groups spread and the workers labelled; its servers. */
+    const checkCluster = async (confName: string) => {
+      const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
+      expect(cluster.apiAddress).toBe(`https://${cluster.settings.vip}:16443`);
+      expect((await call('GET', `/v1.0/vims/${cluster.registeredVimId}`)).body.vim.auth_url).toBe(cluster.apiAddress);
+      const [master] = await vnfcsOf(id, 'masterNode');
+      const conf = await adminConf(master.computeResource.resourceId, path.join(work, confName));
+      await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+      const [masters, workers] = [await vnfcsOf(id, 'masterNode'), await vnfcsOf(id, 'workerNode')];
+      const hosts = async (vnfcs: any[]) => Promise.all(vnfcs.map((v) => hostOf(v.computeResource.resourceId)));
+      // the anti-affinity groups hold: no two masters, and no two workers, share a host
+      expect(new Set(await hosts(masters)).size).toBe(3);
+      const workerHosts = await hosts(workers);
+      expect(new Set(workerHosts).size).toBe(2);
+      const labels = cisNodeLabels(conf);
+      expect(workers.map((v) => labels[`workernode-${v.id.slice(0, 8)}`])).toEqual(workerHosts);
+      expect(masters.map((v) => labels[`masternode-${v.id.slice(0, 8)}`])).toEqual([undefined, undefined, undefined]);
+      return { vimId: cluster.registeredVimId, servers: [...masters, ...workers].map((v) => v.computeResource.resourceId as string) };
+    };
+    const first = await checkCluster('admin-podaffinity.conf');
+    // SOL003 heal of the whole VNF: the stack is deleted and created again, a new control plane on the VIP, the same VIM
+    await task(id, 'heal', { cause: 'whole VNF' }, 'COMPLETED', 900_000);
+    const healed = await checkCluster('admin-podaffinity-healed.conf');
+    expect(healed.vimId).toBe(first.vimId);
+    expect(healed.servers.filter((s) => first.servers.includes(s))).toEqual([]);
     await task(id, 'terminate', { terminationType: 'FORCEFUL' }, 'COMPLETED', 600_000);
-  }, 1_000_000);
+  }, 2_000_000);
 });
