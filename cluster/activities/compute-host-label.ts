@@ -12,10 +12,10 @@ import type { ClusterNodeRow } from '../../store/repos/clusters';
 import { novaForVim } from '../../infra/vim';
 import type { ClusterAccess } from './access';
 
-export const COMPUTE_HOST_LABEL = 'CIS-node';
+const COMPUTE_HOST_LABEL = 'CIS-node';
 
 /** A Kubernetes label value: at most 63 of [A-Za-z0-9._-], alphanumeric at both ends. */
-export const labelValue = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+const labelValue = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
 
 /** The label for the node: none unless it is a VNF's worker in a server group. */
 export async function computeHostLabel(deps: ActivityDeps, c: ClusterAccess, node: ClusterNodeRow): Promise<Record<string, string>> {
