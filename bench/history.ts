@@ -18,19 +18,29 @@ export interface HistoryStats {
   totalMs: number;
   activityMs: number;
   timerMs: number;
+  /** Epoch ms: the workflow's first event, and its first activity task's schedule, start and completion. */
+  startedAt: number;
+  firstActivity?: { type: string; scheduledAt: number; startedAt?: number; completedAt?: number };
 }
 
 export async function historyStats(client: Client, workflowId: string): Promise<HistoryStats> {
   const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   const at = new Map(events.map((e) => [Number(e.eventId), tsToMs(e.eventTime)]));
-  const s: HistoryStats = { activities: 0, localActivities: 0, activityTypes: {}, timers: 0, workflowTasks: 0, totalMs: 0, activityMs: 0, timerMs: 0 };
+  const s: HistoryStats = { activities: 0, localActivities: 0, activityTypes: {}, timers: 0, workflowTasks: 0, totalMs: 0, activityMs: 0, timerMs: 0, startedAt: events.length ? tsToMs(events[0].eventTime) : 0 };
+  let firstScheduled: number | undefined;
   for (const e of events) {
     const t = tsToMs(e.eventTime);
     if (e.activityTaskScheduledEventAttributes) {
       s.activities++;
       const type = e.activityTaskScheduledEventAttributes.activityType?.name ?? '?';
       s.activityTypes[type] = (s.activityTypes[type] ?? 0) + 1;
+      if (!s.firstActivity) {
+        s.firstActivity = { type, scheduledAt: t };
+        firstScheduled = Number(e.eventId);
+      }
     }
+    if (s.firstActivity && Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === firstScheduled) s.firstActivity.startedAt = t;
+    if (s.firstActivity && Number(e.activityTaskCompletedEventAttributes?.scheduledEventId) === firstScheduled) s.firstActivity.completedAt = t;
     if (e.activityTaskCompletedEventAttributes) s.activityMs += t - at.get(Number(e.activityTaskCompletedEventAttributes.scheduledEventId))!;
     if (e.markerRecordedEventAttributes?.markerName === 'core_local_activity') s.localActivities++;
     if (e.timerStartedEventAttributes) s.timers++;

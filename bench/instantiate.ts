@@ -16,7 +16,8 @@
  * BENCH_CONCURRENCY (default 50), BENCH_HEAT_ALONE_CONCURRENCY ((c)'s, default the same),
  * BENCH_RUNS (10), BENCH_WARMUPS (2),
  * BENCH_HEAT_POLL_MS (50), BENCH_TEMPORAL_ARGS (extra dev server flags),
- * BENCH_HEAT_NICE (every thread of Heat at this nice value: does the product's CPU starve it?).
+ * BENCH_HEAT_NICE (every thread of Heat at this nice value: does the product's CPU starve it?),
+ * BENCH_ABBA=1 ((b) and (c) at concurrency in the order b, c, c, b: their ratio over both rounds).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,7 +29,7 @@ import { baselineOperation, withBaselineWorker } from './baseline';
 import { HeatDb, spread } from './heat-db';
 import { HeatRequests, perOp } from './heat-requests';
 import { directHeat, DirectHeat } from './heat-direct';
-import { historyStats, summarize } from './history';
+import { historyStats, summarize, type HistoryStats } from './history';
 import { latencyInterleaved, LatencyResult, Operation, throughput, warmUp } from './measure';
 import { cpuMeter, rssAll } from './procs';
 import { HEAT_POLL_MS, Product, startProduct } from './product';
@@ -40,6 +41,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || '50');
 /** (c) creates all its stacks at once: 50 at a time did not finish in 15 min on one Heat engine (docs/benchmarks.md). */
 const HEAT_ALONE_CONCURRENCY = Number(process.env.BENCH_HEAT_ALONE_CONCURRENCY || CONCURRENCY);
 const RESULTS = path.join(__dirname, 'results', 'latest.json');
+/** BENCH_ABBA=1: the throughput of (b) and (c) measured b, c, c, b, and their ratio over both rounds. */
+const ABBA = process.env.BENCH_ABBA === '1';
 
 const log = (m: string) => console.log(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}`);
 const load = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
@@ -118,9 +121,23 @@ async function main(): Promise<void> {
       const ct = await throughput(heatOp, HEAT_ALONE_CONCURRENCY, meter({ ...pids, 'bench (client)': 'self' }));
       const cCalls = perOp(heatCalls.take(), HEAT_ALONE_CONCURRENCY);
       log(`(c): ${cCalls.total} Heat API calls per create ${JSON.stringify(cCalls.byKind)}`);
+      // ABBA: (c) and (b) once more, in the other order, so that a drift of the machine or of Heat over the run hits both alike
+      let abba: { bMs: number[]; cMs: number[]; ratio: number } | undefined;
+      if (ABBA) {
+        log(`(c) again (ABBA); load ${load().join(' ')}`);
+        const ct2 = await throughput(heatOp, HEAT_ALONE_CONCURRENCY, meter({ ...pids, 'bench (client)': 'self' }));
+        heatCalls.take();
+        log(`(b) again (ABBA); load ${load().join(' ')}`);
+        const bt2 = await throughput(inst, CONCURRENCY, meter({ ...pids, bench: 'self' }));
+        heatCalls.take();
+        const [bMs, cMs] = [[bt.elapsedMs, bt2.elapsedMs], [ct.elapsedMs, ct2.elapsedMs]];
+        const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
+        abba = { bMs, cMs, ratio: ratio(sum(cMs) * CONCURRENCY, sum(bMs) * HEAT_ALONE_CONCURRENCY) };
+        log(`ABBA: (b) ${bMs.map((x) => (x / 1000).toFixed(1)).join(' s, ')} s; (c) ${cMs.map((x) => (x / 1000).toFixed(1)).join(' s, ')} s; (b)/(c) over both rounds ${abba.ratio}`);
+      }
       log(`(a) ${n} no-op activities, concurrency ${CONCURRENCY}; load ${load().join(' ')}`);
       const at = await throughput(base, CONCURRENCY, meter({ temporal: pids.temporal, 'bench (worker)': 'self' }));
-      return { lat, bt, ct, at, cPollsLatency, heatCallsPerOp: { b: bCalls, c: cCalls } };
+      return { lat, bt, ct, at, cPollsLatency, heatCallsPerOp: { b: bCalls, c: cCalls }, abba };
     });
     const rssAfter = rssAll({ ...pids, bench: 'self' });
     const loadAtEnd = load();
@@ -137,7 +154,16 @@ async function main(): Promise<void> {
       throughput: { b: heatTimes(heatDb, productStacks(bt.ids)), c: heatTimes(heatDb, ct.ids.map(stackIdOf)) },
       window: { b: heatDb.createWindow(productStacks(bt.ids), bt.startedAt), c: heatDb.createWindow(ct.ids.map(stackIdOf), ct.startedAt) },
     };
+    let productWindow: Record<string, number> = {};
     heatDb.close();
+    // where the product's batch was before Heat: the last workflow's start, and the last createStack's schedule, start and answer
+    const bBatch = await Promise.all(bt.ids.map((id) => historyStats(client, id)));
+    const last = (f: (h: HistoryStats) => number | undefined) => Math.round((Math.max(...bBatch.map((h) => f(h) ?? 0)) - bt.startedAt) / 100) / 10;
+    productWindow = {
+      lastWorkflowStartS: last((h) => h.startedAt), lastFirstActivityScheduledS: last((h) => h.firstActivity?.scheduledAt),
+      lastFirstActivityStartedS: last((h) => h.firstActivity?.startedAt), lastFirstActivityCompletedS: last((h) => h.firstActivity?.completedAt),
+    };
+    log(`(b) c=${CONCURRENCY} in the product: the last workflow started at +${productWindow.lastWorkflowStartS} s; the last ${bBatch[0]?.firstActivity?.type} scheduled +${productWindow.lastFirstActivityScheduledS} s, started +${productWindow.lastFirstActivityStartedS} s, answered +${productWindow.lastFirstActivityCompletedS} s`);
 
     const result: BenchResult = {
       date: new Date().toISOString(),
@@ -152,6 +178,7 @@ async function main(): Promise<void> {
       heatAlone: { latency: strip(lat.c), throughput: strip2(ct), pollsPerStack: run.cPollsLatency },
       heatOwnMs: heat,
       heatCallsPerOp: run.heatCallsPerOp,
+      productWindow,
       ratios: {
         latencyMedian: ratio(lat.b.medianMs, lat.a.medianMs),
         latencyP90: ratio(lat.b.p90Ms, lat.a.p90Ms),
@@ -161,6 +188,7 @@ async function main(): Promise<void> {
           latencyP90: ratio(lat.b.p90Ms, lat.c.p90Ms),
           throughput: ratio(ct.elapsedMs * bt.concurrency, bt.elapsedMs * ct.concurrency),
           perOpMedianAtConcurrency: ratio(bt.medianMs, ct.medianMs),
+          ...(run.abba ? { throughputAbba: run.abba } : {}),
         },
       },
       memory: {
