@@ -124,6 +124,30 @@ describe('a 1-master, 2-worker cluster', () => {
     await eventually('3 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 60_000, 1000);
   });
 
+  test('heal of the one master: the cluster is installed again on the new server, the workers reset and rejoin it, the VIM re-registered under the same id', async () => {
+    const [master] = await vnfcsOf(id, 'masterNode');
+    const before = (await withProductStore((s) => clusterOfVnf(s, id)))!;
+    const vimBefore = (await call('GET', `/v1.0/vims/${before.registeredVimId}`)).body.vim;
+    const op = await task(id, 'heal', { vnfcInstanceId: [master.id] }, 'COMPLETED', 600_000);
+    const [healed] = await vnfcsOf(id, 'masterNode');
+    expect(healed.computeResource.resourceId).not.toBe(master.computeResource.resourceId);
+    // the heal_end hook rebuilt the control plane: kubeadm init on the new server, kubeadm reset on each worker before its join
+    const history = await (await temporalClient()).workflow.getHandle(`${op.id}-heal_end`).fetchHistory();
+    const scheduled = (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled.filter((n) => n === 'resetForRejoin')).toHaveLength(2);
+    expect(scheduled).toContain('registerKubernetesVim');
+    const host = await sim<any>('GET', `/sim/servers/${healed.computeResource.resourceId}/host`);
+    expect(host.commands.some((c: any) => /kubeadm init --config/.test(c.command) && c.exitCode === 0)).toBe(true);
+    const fresh = await adminConf(healed.computeResource.resourceId, path.join(work, 'admin-healed.conf'));
+    await eventually('3 Ready nodes after the master heal', async () => { const n = readyNodes(fresh); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    const after = (await withProductStore((s) => clusterOfVnf(s, id)))!;
+    expect(after.registeredVimId).toBe(before.registeredVimId);
+    const vimAfter = (await call('GET', `/v1.0/vims/${after.registeredVimId}`)).body.vim;
+    expect(vimAfter.auth_url).toBe(vimBefore.auth_url);
+    expect(vimAfter.status).toBe('REACHABLE');
+    conf = fresh;
+  });
+
   test('CA rotation: the old admin.conf is refused, the new one sees every node Ready', async () => {
     const cluster = (await withProductStore((s) => clusterOfVnf(s, id)))!;
     const client = await temporalClient();
