@@ -7,7 +7,8 @@
  * /environment), so it is byte for byte what the product sends and needs no
  * copy of the product's template building. Waiting is the product's own
  * schedule (workflow-steps/stack.ts waitForStack): a GET without outputs at once,
- * then GETs HEAT_POLL_MS apart, the interval x1.5 per poll up to 15 s.
+ * then GETs HEAT_POLL_MS apart, the interval x1.5 per poll up to 15 s and
+ * never under half the time since the POST or PATCH was sent.
  */
 import crypto from 'node:crypto';
 import { HeatClient, StackTemplate } from '../infra/openstack/heat';
@@ -38,13 +39,14 @@ export function directHeat(admin: AdminLogin): DirectHeat {
   };
 
   /** workflow-steps/stack.ts waitForStack without the redrive: *_FAILED is an error here. */
-  const wait = async (name: string, id: string, action: 'CREATE' | 'UPDATE', pollMs: number): Promise<number> => {
+  const wait = async (name: string, id: string, action: 'CREATE' | 'UPDATE', pollMs: number, sentAt?: number): Promise<number> => {
     let interval = pollMs;
     for (let polls = 1; ; polls++) {
       const s = await heat.getStack(name, id, { outputs: false }); // as the product polls (StackDriver.status)
       if (!s) throw new Error(`stack ${name} is gone`);
       if (s.stack_status === `${action}_COMPLETE`) return polls;
       if (s.stack_status.endsWith('_FAILED')) throw new Error(`stack ${name} ${s.stack_status}: ${s.stack_status_reason}`);
+      if (sentAt !== undefined) interval = Math.min(Math.max(interval, Math.ceil((Date.now() - sentAt) / 2)), MAX_POLL_MS);
       await new Promise((r) => setTimeout(r, interval));
       interval = Math.min(Math.ceil(interval * 1.5), MAX_POLL_MS);
     }
@@ -63,13 +65,15 @@ export function directHeat(admin: AdminLogin): DirectHeat {
     },
     async create(spec, pollMs, namePrefix = 'bench-heat') {
       const name = `${namePrefix}-${crypto.randomUUID()}`;
+      const sentAt = Date.now();
       const { id } = await heat.createStack(name, spec);
-      const polls = await wait(name, id, 'CREATE', pollMs);
+      const polls = await wait(name, id, 'CREATE', pollMs, sentAt);
       return { name, id, polls };
     },
     async update(name, id, spec, pollMs) {
+      const sentAt = Date.now();
       await heat.updateStack(name, id, spec, 'PATCH');
-      return wait(name, id, 'UPDATE', pollMs);
+      return wait(name, id, 'UPDATE', pollMs, sentAt);
     },
   };
 }

@@ -41,8 +41,15 @@ export interface StackCalls {
  * The one stack wait of every operation: polls until <action>_COMPLETE on
  * workflow timers; *_FAILED fails the step with Heat's reason, except a
  * failure left by an engine restart, which is driven on (at most 3 times).
+ *
+ * Given `sentAt` (workflow time before the request that started the action),
+ * no interval is shorter than half the time since then: a Heat that took 20 s
+ * to accept the POST is not done 50 ms later, and each needless poll costs
+ * Heat a stack load and the worker a workflow task. A timer's duration is not
+ * compared on replay, so older histories replay unchanged.
  */
-export async function pollStack(stack: StackCalls, action: StackAction, poll: HeatPolling): Promise<void> {
+export async function pollStack(stack: StackCalls, action: StackAction, poll: HeatPolling, sentAt?: number): Promise<void> {
+  const maxInterval = poll.heatPollMaxMs ?? HEAT_POLL_MAX_MS_DEFAULT;
   let interval = poll.heatPollMs;
   let expected: StackAction = action;
   let redrives = 0;
@@ -59,23 +66,32 @@ export async function pollStack(stack: StackCalls, action: StackAction, poll: He
         // An interrupted create or update is finished by an update of the stack to its own template.
         expected = await stack.redrive();
         interval = poll.heatPollMs;
+        sentAt = undefined;
         continue;
       }
       throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
     }
+    if (sentAt !== undefined) interval = Math.min(Math.max(interval, Math.ceil((Date.now() - sentAt) / 2)), maxInterval);
     await sleep(interval);
-    interval = Math.min(Math.ceil(interval * 1.5), poll.heatPollMaxMs ?? HEAT_POLL_MAX_MS_DEFAULT);
+    interval = Math.min(Math.ceil(interval * 1.5), maxInterval);
   }
 }
 
+/** Runs the request that starts a stack action and answers when it was sent, the `sentAt` of the wait that follows. */
+export async function sent(request: () => Promise<unknown>): Promise<number> {
+  const at = Date.now();
+  await request();
+  return at;
+}
+
 /** Polls the instance's stack until <action>_COMPLETE; *_FAILED fails the step with Heat's reason. */
-export async function waitForStack(vnfInstanceId: string, action: StackAction, poll: HeatPolling): Promise<void> {
+export async function waitForStack(vnfInstanceId: string, action: StackAction, poll: HeatPolling, sentAt?: number): Promise<void> {
   await pollStack({
     status: () => stackPolls().stackStatus({ vnfInstanceId }),
     redrive: () => acts.redriveStack({ vnfInstanceId }),
     gone: `stack of VNF instance ${vnfInstanceId} is gone`,
     mayRedrive: () => patched('redrive-stack-after-heat-restart'),
-  }, action, poll);
+  }, action, poll, sentAt);
 }
 
 /**
@@ -85,17 +101,18 @@ export async function waitForStack(vnfInstanceId: string, action: StackAction, p
  */
 export async function createStack(opOccId: string, vnfInstanceId: string, poll: HeatPolling): Promise<void> {
   let createdHere = false;
+  let sentAt: number | undefined;
   for (;;) {
     // by the saved id only: a stack of the name whose id was never saved answers the create with a 409 (StackDriver.create)
     const s = await preludeStackRead().stackStatus({ vnfInstanceId, byId: true });
     if (!s || s.status === 'DELETE_COMPLETE') {
-      await acts.createStack({ opOccId });
+      sentAt = await sent(() => acts.createStack({ opOccId }));
       createdHere = true;
     } else if (s.status.endsWith('_FAILED') && !createdHere) {
       await deleteStack(vnfInstanceId, poll);
       continue;
     }
-    await waitForStack(vnfInstanceId, 'CREATE', poll);
+    await waitForStack(vnfInstanceId, 'CREATE', poll, sentAt);
     return;
   }
 }

@@ -31,15 +31,19 @@ beforeAll(async () => {
       scriptOf().calls.push('redrive');
       return 'UPDATE';
     },
+    async send(ms: number): Promise<void> {
+      scriptOf().calls.push('send');
+      await new Promise((r) => setTimeout(r, ms));
+    },
   });
 });
 
 afterAll(() => probe.stop());
 
-async function run(action: StackAction, statuses: (Pick<StackStatus, 'status' | 'reason'> | null)[]) {
+async function run(action: StackAction, statuses: (Pick<StackStatus, 'status' | 'reason'> | null)[], sendMs?: number) {
   const workflowId = randomUUID();
   scripts[workflowId] = { statuses, calls: [] };
-  const handle = await probe.client.workflow.start('stackWaitProbe', { taskQueue: probe.taskQueue, workflowId, args: [action] });
+  const handle = await probe.client.workflow.start('stackWaitProbe', { taskQueue: probe.taskQueue, workflowId, args: sendMs === undefined ? [action] : [action, sendMs] });
   const failure = await handle.result().then(() => undefined, (e: unknown) => (e instanceof WorkflowFailedError ? e.cause?.message : String(e)));
   const timers = (await handle.fetchHistory()).events!
     .filter((e) => e.timerStartedEventAttributes)
@@ -52,6 +56,15 @@ const st = (status: string, reason?: string) => ({ status, reason });
 test('polls with a backoff (x1.5 up to the longest interval) until the action completes', async () => {
   const r = await run('CREATE', [st('CREATE_IN_PROGRESS'), st('CREATE_IN_PROGRESS'), st('CREATE_IN_PROGRESS'), st('CREATE_IN_PROGRESS'), st('CREATE_COMPLETE')]);
   expect(r).toEqual({ failure: undefined, calls: [...Array(4).fill('status CREATE_IN_PROGRESS'), 'status CREATE_COMPLETE'], timers: [10, 15, 20, 20] });
+});
+
+test('after a request Heat was slow to answer, no poll comes sooner than half the time since it was sent', async () => {
+  const r = await run('CREATE', [st('CREATE_IN_PROGRESS'), st('CREATE_IN_PROGRESS'), st('CREATE_COMPLETE')], 600);
+  expect(r.calls).toEqual(['send', 'status CREATE_IN_PROGRESS', 'status CREATE_IN_PROGRESS', 'status CREATE_COMPLETE']);
+  // the backoff alone would wait 10 ms, then 15 ms
+  expect(r.timers[0]).toBeGreaterThanOrEqual(300);
+  expect(r.timers[0]).toBeLessThan(5_000);
+  expect(r.timers[1]).toBeGreaterThanOrEqual(Math.ceil(r.timers[0] * 1.5));
 });
 
 test('a stack failed by an engine restart is driven on, then waited for as an update', async () => {

@@ -7,7 +7,7 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import { localUnder, STACK_POLLS_LOCAL } from '../../../workflow-steps/activities';
 import type { NodeRef } from '../../../cluster/activities/types';
-import { pollStack, type HeatPolling, type StackAction } from '../../../workflow-steps/stack';
+import { pollStack, sent, type HeatPolling, type StackAction } from '../../../workflow-steps/stack';
 import { addWorkers, installCluster, installNode, joinControlPlane, type WaitNote } from '../../../cluster/workflows/engine';
 import type { MagnumActivities } from './activities';
 
@@ -21,24 +21,22 @@ export const magnum = proxyActivities<MagnumActivities>(MAGNUM_OPTIONS);
 const magnumStackPolls = localUnder(STACK_POLLS_LOCAL, magnum, proxyLocalActivities<MagnumActivities>(MAGNUM_OPTIONS));
 
 /** Polls the cluster's stack until <action>_COMPLETE; *_FAILED fails with Heat's reason (an engine restart is driven on). */
-export async function waitStack(clusterId: string, action: StackAction, poll: HeatPolling): Promise<void> {
+export async function waitStack(clusterId: string, action: StackAction, poll: HeatPolling, sentAt?: number): Promise<void> {
   await pollStack({
     status: () => magnumStackPolls().magnumStackStatus({ clusterId }),
     redrive: () => magnum.redriveMagnumStack({ clusterId }),
     gone: 'the stack of the cluster is gone',
-  }, action, poll);
+  }, action, poll, sentAt);
 }
 
 /** The stack made (once) and CREATE_COMPLETE. */
 export async function createClusterStack(clusterId: string, poll: HeatPolling): Promise<void> {
-  await magnum.createMagnumStack({ clusterId });
-  await waitStack(clusterId, 'CREATE', poll);
+  await waitStack(clusterId, 'CREATE', poll, await sent(() => magnum.createMagnumStack({ clusterId })));
 }
 
 /** The stack converged to the store's members (PUT of the generated template), and the cluster's nodes to the stack's servers. */
 export async function convergeClusterStack(clusterId: string, poll: HeatPolling): Promise<void> {
-  await magnum.updateMagnumStack({ clusterId });
-  await waitStack(clusterId, 'UPDATE', poll);
+  await waitStack(clusterId, 'UPDATE', poll, await sent(() => magnum.updateMagnumStack({ clusterId })));
   // servers the update removed are no longer nodes (a CA rotation or health check must not look for them)
   await magnum.syncMagnumNodes({ clusterId });
 }

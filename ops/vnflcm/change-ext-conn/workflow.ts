@@ -17,7 +17,7 @@ import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflow-steps/step';
 import { activitiesOf, acts, planReads } from '../../../workflow-steps/activities';
 import { hookStep } from '../../../workflow-steps/hooks';
-import { waitForStack } from '../../../workflow-steps/stack';
+import { sent, waitForStack } from '../../../workflow-steps/stack';
 import type { ChangeExtConnActivities } from './activities';
 
 /** This operation's own activities (./activities.ts), with the shared proxies' options. */
@@ -26,8 +26,7 @@ const own = activitiesOf<ChangeExtConnActivities>();
 export async function changeExtConn(input: LcmOpInput) {
   const { opOccId, vnfInstanceId } = input;
   const connect = async (connectivity: 'current' | 'requested') => {
-    await acts.updateStack({ opOccId, connectivity });
-    await waitForStack(vnfInstanceId, 'UPDATE', input);
+    await waitForStack(vnfInstanceId, 'UPDATE', input, await sent(() => acts.updateStack({ opOccId, connectivity })));
     if (connectivity === 'current') await own.acts.restoreExtCpAddresses({ opOccId });
     await acts.recordVnfInfo({ opOccId, connectivity });
   };

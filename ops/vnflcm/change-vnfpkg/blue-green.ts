@@ -18,7 +18,7 @@ import type { Step } from '../../../workflow-steps/step';
 import { mergeLayouts, type VnfcLayout } from '../../../infra/hot/layout';
 import { acts, activitiesOf, bookkeeping } from '../../../workflow-steps/activities';
 import { hookStep } from '../../../workflow-steps/hooks';
-import { waitForStack } from '../../../workflow-steps/stack';
+import { sent, waitForStack } from '../../../workflow-steps/stack';
 import type { ChangeVnfpkgActivities, ChangeVnfpkgPlan, CoordSide, RollingTarget } from './activities';
 import { coordinateVnfc } from './roll-vnfc';
 
@@ -33,8 +33,8 @@ export function blueGreenSteps(input: LcmOpInput, hooks: LcmHook[], plan: Change
 
   /** The stack with exactly `layout`, the template from `templateFrom`, `bg.new` on the new package; then instantiatedVnfInfo. */
   const apply = async (templateFrom: string, layout: VnfcLayout, newVnfcs: VnfcLayout) => {
-    await own.acts.applyPackageMix({ opOccId, templateFrom, oldPackageId, newPackageId, newFrom: 0, newTo: 0, layout, newVnfcs });
-    await waitForStack(vnfInstanceId, 'UPDATE', input);
+    const sentAt = await sent(() => own.acts.applyPackageMix({ opOccId, templateFrom, oldPackageId, newPackageId, newFrom: 0, newTo: 0, layout, newVnfcs }));
+    await waitForStack(vnfInstanceId, 'UPDATE', input, sentAt);
     await acts.recordVnfInfo({ opOccId, accumulate: true });
   };
   const coordinate = async (side: CoordSide, vnfcs: RollingTarget[]) => {

@@ -14,7 +14,7 @@ import type { ChangeVnfpkgActivities, CoordMode, CoordSide, RollingTarget } from
 import type { CoordinateScriptActivities } from './coordinate-script';
 import { activitiesOf, bookkeeping, OUTSIDE_RETRY } from '../../../workflow-steps/activities';
 import { exitText, scriptsWorker, SCRIPTS_PATCH } from '../../../workflow-steps/scripts';
-import { waitForStack } from '../../../workflow-steps/stack';
+import { sent, waitForStack } from '../../../workflow-steps/stack';
 import { waitsTaskQueue } from '../../../workflow-steps/task-queues';
 
 /** The activities of change_vnfpkg (./activities.ts) and of its coordinate scripts (./coordinate-script.ts). */
@@ -73,10 +73,10 @@ export async function rollVnfc(i: RollVnfcInput): Promise<void> {
   const { opOccId, vnfInstanceId, target, label, index } = i;
   // The counters let the op workflow know exactly how far it got, even when this child failed or was cancelled.
   await bookkeeping().recordStep({ opOccId, step: `${i.isRollback ? 'roll back' : 'update'} ${label}`, rolling: i.isRollback ? undefined : { moved: index + 1 } });
-  await own.acts.applyPackageMix({
+  const sentAt = await sent(() => own.acts.applyPackageMix({
     opOccId, templateFrom: i.oldPackageId, oldPackageId: i.oldPackageId, newPackageId: i.newPackageId, newFrom: i.newFrom, newTo: i.newTo, rebuilt: target.vnfcId,
-  });
-  await waitForStack(vnfInstanceId, 'UPDATE', i);
+  }));
+  await waitForStack(vnfInstanceId, 'UPDATE', i, sentAt);
   await bookkeeping().recordStep({ opOccId, step: `coordinate ${label}${i.isRollback ? ' (rollback)' : ''}` });
   await coordinateVnfc(opOccId, target, i.isRollback, i.coordination, i.isRollback ? i.oldPackageId : i.newPackageId);
   await bookkeeping().recordStep({ opOccId, step: `${i.isRollback ? 'rolled back' : 'done'}: ${label}`, rolling: i.isRollback ? { rolledBack: index + 1 } : { coordinated: index + 1 } });

@@ -22,7 +22,7 @@ import { blueGreenSteps } from './blue-green';
 import { hookStep } from '../../../workflow-steps/hooks';
 import type { RollVnfcInput } from './roll-vnfc';
 import { CHUNK, rollingChunk } from './rolling-chunk';
-import { waitForStack } from '../../../workflow-steps/stack';
+import { sent, waitForStack } from '../../../workflow-steps/stack';
 
 /** This operation's own activities (./activities.ts), with the shared proxies' options. */
 const own = activitiesOf<ChangeVnfpkgActivities>();
@@ -65,8 +65,8 @@ function rollingSteps(input: LcmOpInput, hooks: LcmHook[], plan: ChangeVnfpkgPla
     }
   };
   const applyWhole = async (templateFrom: string) => {
-    await own.acts.applyPackageMix({ opOccId, templateFrom, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId, newFrom: 0, newTo: n });
-    await waitForStack(vnfInstanceId, 'UPDATE', input);
+    const sentAt = await sent(() => own.acts.applyPackageMix({ opOccId, templateFrom, oldPackageId: plan.oldPackageId, newPackageId: plan.newPackageId, newFrom: 0, newTo: n }));
+    await waitForStack(vnfInstanceId, 'UPDATE', input, sentAt);
   };
 
   const steps: Step[] = [

@@ -15,7 +15,7 @@ import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflow-steps/step';
 import { acts, planReads } from '../../../workflow-steps/activities';
 import { hookStep } from '../../../workflow-steps/hooks';
-import { createStack, deleteStack, waitForStack } from '../../../workflow-steps/stack';
+import { createStack, deleteStack, sent, waitForStack } from '../../../workflow-steps/stack';
 
 export async function heal(input: LcmOpInput) {
   // Planned inside the engine: the operator's handlers exist before the first await.
@@ -38,7 +38,7 @@ function steps(input: LcmOpInput, hooks: LcmHook[], vnfcInstanceIds?: string[]):
       { name: 'mark VNFCs unhealthy', run: () => acts.markUnhealthy({ opOccId }) },
       {
         name: 'update stack', irreversible: true,
-        run: async () => { await acts.updateStack({ opOccId }); await waitForStack(vnfInstanceId, 'UPDATE', input); },
+        run: async () => waitForStack(vnfInstanceId, 'UPDATE', input, await sent(() => acts.updateStack({ opOccId }))),
         abort: () => acts.abortStack({ vnfInstanceId }),
       },
     ];

@@ -14,7 +14,7 @@ import { runOperation } from '../../../engine/etsi-op-occ';
 import type { Step } from '../../../workflow-steps/step';
 import { activitiesOf, acts, planReads } from '../../../workflow-steps/activities';
 import { hookStep } from '../../../workflow-steps/hooks';
-import { waitForStack } from '../../../workflow-steps/stack';
+import { sent, waitForStack } from '../../../workflow-steps/stack';
 import type { ScaleActivities } from './activities';
 
 /** This operation's own activities (./activities.ts), with the shared proxies' options. */
@@ -32,8 +32,7 @@ function scaleSteps(input: LcmOpInput, hooks: LcmHook[], plan: ScalePlan): Step[
   const { opOccId, vnfInstanceId } = input;
   let added: string[] = [];
   const updateTo = async (counts: Record<string, number>, scaleStatus: typeof plan.before.scaleStatus) => {
-    await acts.updateStack({ opOccId, counts });
-    await waitForStack(vnfInstanceId, 'UPDATE', input);
+    await waitForStack(vnfInstanceId, 'UPDATE', input, await sent(() => acts.updateStack({ opOccId, counts })));
     return acts.recordVnfInfo({ opOccId, scaleStatus });
   };
   const steps: Step[] = [
