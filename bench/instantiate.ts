@@ -154,12 +154,15 @@ async function main(): Promise<void> {
       throughput: { b: heatTimes(heatDb, productStacks(bt.ids)), c: heatTimes(heatDb, ct.ids.map(stackIdOf)) },
       window: { b: heatDb.createWindow(productStacks(bt.ids), bt.startedAt), c: heatDb.createWindow(ct.ids.map(stackIdOf), ct.startedAt) },
     };
-    let productWindow: Record<string, number> = {};
     heatDb.close();
     // where the product's batch was before Heat: the last workflow's start, and the last createStack's schedule, start and answer
     const bBatch = await Promise.all(bt.ids.map((id) => historyStats(client, id)));
-    const last = (f: (h: HistoryStats) => number | undefined) => Math.round((Math.max(...bBatch.map((h) => f(h) ?? 0)) - bt.startedAt) / 100) / 10;
-    productWindow = {
+    /** Seconds into the batch of the latest of `f` over the batch; none when a history lacks it. */
+    const last = (f: (h: HistoryStats) => number | undefined) => {
+      const times = bBatch.map(f);
+      return times.every((t) => t !== undefined) ? Math.round((Math.max(...(times as number[])) - bt.startedAt) / 100) / 10 : undefined;
+    };
+    const productWindow = {
       lastWorkflowStartS: last((h) => h.startedAt), lastFirstActivityScheduledS: last((h) => h.firstActivity?.scheduledAt),
       lastFirstActivityStartedS: last((h) => h.firstActivity?.startedAt), lastFirstActivityCompletedS: last((h) => h.firstActivity?.completedAt),
     };

@@ -24,7 +24,7 @@ export interface BenchResult {
   /** Heat API requests per operation in the throughput runs, from Heat's log (bench/heat-requests.ts). */
   heatCallsPerOp?: Record<'b' | 'c', HeatRequestCount>;
   /** Seconds after (b)'s batch began: its last workflow start, and its last first activity's schedule, start and answer. */
-  productWindow?: Record<string, number>;
+  productWindow?: Record<string, number | undefined>;
   ratios: {
     latencyMedian: number; latencyP90: number; throughput: number;
     vsHeat: { latencyMedian: number; latencyP90: number; throughput: number; perOpMedianAtConcurrency: number; throughputAbba?: { bMs: number[]; cMs: number[]; ratio: number } };
