@@ -60,3 +60,8 @@ export function removeWait(store: Store, id: string, taskToken?: string): Promis
 export function waitById(store: Store, id: string): Promise<CoordinationWait | undefined> {
   return store.read(({ db, t }) => first(db.select().from(t.coordinationWaits).where(eq(t.coordinationWaits.id, id)).limit(1)));
 }
+
+/** The waits of one op (one per VNFC coordination in flight). */
+export function waitsOfOp(store: Store, opOccId: string): Promise<CoordinationWait[]> {
+  return store.read(({ db, t }) => db.select().from(t.coordinationWaits).where(eq(t.coordinationWaits.opOccId, opOccId)));
+}

@@ -100,9 +100,9 @@ async function withPoller(fn: (p: ReturnType<typeof poller>, told: Told) => Prom
 }
 
 /** The activity's attempt, with its own task token: the decision, or 'parked'. */
-async function attempt(a: CoordArgs, token: string, timeoutMs = 60_000) {
+async function attempt(a: CoordArgs, token: string, timeoutMs = 60_000, x = exchanges) {
   const env = new MockActivityEnvironment({ taskToken: Buffer.from(token), attempt: 1 });
-  return env.run(parkForDecision, db, exchanges, { ...a, deadline: Date.now() + timeoutMs, timeoutMs }).then(
+  return env.run(parkForDecision, db, x, { ...a, deadline: Date.now() + timeoutMs, timeoutMs }).then(
     (coord) => coord,
     (e) => { if (e instanceof CompleteAsyncError) return 'parked' as const; throw e; },
   );
@@ -164,6 +164,29 @@ test('a retry\'s attempt takes the wait over without a second POST, and the deci
   const told = await withPoller((p) => pollRound(p, a));
   expect(told.outcomes).toMatchObject([{ token: 'second', result: { coordinationResult: 'CONTINUE' } }]);
   expect(mine(a)).toMatchObject([{ posts: 1 }]);
+});
+
+test('the wait is in the store before its POST: a worker gone once the EM has the POST leaves it to any poller when the POST\'s claim runs out', async () => {
+  em.setBehaviour({ mode: 'sync', result: 'CONTINUE' });
+  const a = await fresh();
+  let posted!: () => void;
+  const reached = new Promise<void>((r) => { posted = r; });
+  // the EM has the POST and answers; the worker is gone before it reads the answer
+  const dying: CoordExchanges<CoordArgs> = { ...exchanges, post: async (x) => { await exchanges.post(x); posted(); return new Promise(() => undefined); } };
+  void attempt(a, 'gone-mid-post', 600_000, dying);
+  await reached;
+  const w = await waitById(db, waitKey(a));
+  expect(w).toMatchObject({ taskToken: Buffer.from('gone-mid-post').toString('base64'), location: null });
+  // claimed for as long as a POST may take: no poller POSTs beside one still in flight
+  expect(w!.nextPollAt).toBeGreaterThan(Date.now() + 60_000);
+  const told = await withPoller(async (p) => {
+    expect(await p.pollDue()).toBe(0);
+    await pollRound(p, a);
+  });
+  // the poller POSTs again (it cannot know the EM had the first one) and the decision goes to the same attempt
+  expect(told.outcomes).toMatchObject([{ token: 'gone-mid-post', result: { coordinationResult: 'CONTINUE' } }]);
+  expect(mine(a).reduce((n, c) => n + c.posts, 0)).toBe(2);
+  expect(await waitById(db, waitKey(a))).toBeUndefined();
 });
 
 test('a 503 is parked without a Location; the poller POSTs again after its Retry-After', async () => {

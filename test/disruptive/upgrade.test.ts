@@ -12,13 +12,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { eq } from 'drizzle-orm';
 import { startEm, type Em } from '../../em/server';
 import { sampleVariant, twoVduVnfV2 } from '../../samples/variant';
 import { addFault, call, clearFaults, eventually, onboard, opIdFrom, temporalClient, UNTIL_CLEARED, waitOpState } from '../support/api';
 import { historyToText } from '../support/history-text';
 import { killWorker, restartWorker } from '../support/worker-control';
 import { withProductStore } from '../support/product-store';
+import { waitsOfOp } from '../../store/repos/coordination-waits';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SAMPLE = path.join(ROOT, 'samples/two_vdu_vnf');
@@ -127,10 +127,9 @@ test('ops parked under one build complete on the next, which runs its patched st
   expect(r.status).toBe(202);
   const changing = opIdFrom(r);
   await eventually('a coordination accepted and waiting', async () => (em.coordinations().some((c) => c.request.vnfLcmOpOccId === changing) ? true : undefined), 60_000);
-  // and parked in the store: killed between the EM's answer and the park, the wait's attempt (no heartbeat) would be
-  // retried only at its start-to-close timeout, the coordination's timeout + 10 min (CI #62 and #67 met that window)
-  const parkedWaits = () => withProductStore((s) => s.read(({ db, t }) => db.select({ id: t.coordinationWaits.id }).from(t.coordinationWaits).where(eq(t.coordinationWaits.opOccId, changing))));
-  await eventually('the wait parked in the store', async () => ((await parkedWaits()).length ? true : undefined), 60_000);
+  // and parked in the store with the EM's Location: killed before, while the wait is still claimed by its POST, the
+  // wait would be taken over only when that claim runs out (150 s), after this test's waits
+  await eventually('the wait parked with its Location', async () => ((await withProductStore((s) => waitsOfOp(s, changing))).some((w) => w.location) ? true : undefined), 60_000);
 
   // 3. The upgrade: the worker of today's build goes, the next build's worker comes.
   killWorker();

@@ -1,8 +1,9 @@
 /**
  * A coordination parked on its EM costs a database row, not a running
- * activity. The wait's activity (parkForDecision) POSTs; on a decision it
- * returns it; on 202 or 503 it parks the wait (task token, Location, next
- * poll) in the store and completes asynchronously. The worker's poller
+ * activity. The wait's activity (parkForDecision) parks the wait (task token,
+ * next poll) in the store and POSTs; on a decision it drops the wait and
+ * returns it; on 202 or 503 it keeps the wait (with the Location) and
+ * completes asynchronously. The worker's poller
  * (startCoordinationPoller) takes the due waits of every op, GETs the Location
  * (or POSTs again after a 503) at each Retry-After, and completes or fails the
  * waiting activity through Temporal's client. Before each poll it heartbeats
@@ -19,6 +20,7 @@ import type { Store } from '../../../store/store';
 import type { Logger } from '../../../common/log';
 import { redact } from '../../../common/secrets';
 import type { LcmCoord } from '../../../model/coordination';
+import { DEFAULT_TIMEOUT_MS } from '../../../coord/client-auth';
 import { coordSide, type CoordArgs, type Exchanging } from './coordination-exchanges';
 import type { CoordExchanges } from './coordination-wait';
 
@@ -34,10 +36,23 @@ export async function parkForDecision(db: Store, x: CoordExchanges<CoordArgs>, a
   const taskToken = Buffer.from(Context.current().info.taskToken).toString('base64');
   // a retry after a failed poll or a lost attempt resumes the coordination it has, without a second POST
   if (await rearmWait(db, id, taskToken, Date.now())) throw new CompleteAsyncError();
-  const o = await x.post(args(a));
-  if (o.kind === 'result') return o.coord;
+  // Parked before the POST, claimed for as long as the POST can take: a worker that dies once the EM has it leaves
+  // the wait to any poller (it POSTs again, as after a 503), not to the attempt's start-to-close timeout.
+  const wait = { id, opOccId: a.opOccId, args: JSON.stringify(args(a)), taskToken, deadline, timeoutMs };
+  await parkWait(db, { ...wait, location: null, nextPollAt: Math.min(Date.now() + POSTING_CLAIM_MS, deadline) });
+  let o: Awaited<ReturnType<typeof x.post>>;
+  try {
+    o = await x.post(args(a));
+  } catch (e) {
+    await removeWait(db, id, taskToken); // the activity's retry policy decides, as for any failed call
+    throw e;
+  }
+  if (o.kind === 'result') {
+    await removeWait(db, id, taskToken);
+    return o.coord;
+  }
   const location = o.kind === 'async' ? o.location : null;
-  await parkWait(db, { id, opOccId: a.opOccId, args: JSON.stringify(args(a)), taskToken, location, deadline, timeoutMs, nextPollAt: Math.min(Date.now() + o.retryAfterMs, deadline) });
+  await parkWait(db, { ...wait, location, nextPollAt: Math.min(Date.now() + o.retryAfterMs, deadline) });
   throw new CompleteAsyncError();
 }
 
@@ -75,6 +90,8 @@ export interface PollerOptions {
 const AGAIN_MS = 5_000;
 /** A wait a poller took is left alone this long: if that poller dies mid-poll, another takes it after. */
 const CLAIM_MS = 60_000;
+/** A wait whose first POST is in flight is left alone longer than that POST can take (two token requests and two sends). */
+const POSTING_CLAIM_MS = 4 * DEFAULT_TIMEOUT_MS + 30_000;
 const AT_ONCE = 50;
 /** Kept as the activity's retry policy keeps them (workflow-steps/activities.ts OUTSIDE_RETRY): a retry would not change them. */
 const FINAL_ERRORS = ['OutboundRefused', 'ResponseTooLarge', 'OutboundConfigError'];
