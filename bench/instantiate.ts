@@ -166,7 +166,8 @@ async function main(): Promise<void> {
       lastWorkflowStartS: last((h) => h.startedAt), lastFirstActivityScheduledS: last((h) => h.firstActivity?.scheduledAt),
       lastFirstActivityStartedS: last((h) => h.firstActivity?.startedAt), lastFirstActivityCompletedS: last((h) => h.firstActivity?.completedAt),
     };
-    log(`(b) c=${CONCURRENCY} in the product: the last workflow started at +${productWindow.lastWorkflowStartS} s; the last ${bBatch[0]?.firstActivity?.type} scheduled +${productWindow.lastFirstActivityScheduledS} s, started +${productWindow.lastFirstActivityStartedS} s, answered +${productWindow.lastFirstActivityCompletedS} s`);
+    const secondsIn = (s: number | undefined) => (s === undefined ? 'none' : `+${s} s`);
+    log(`(b) c=${CONCURRENCY} in the product: the last workflow started at ${secondsIn(productWindow.lastWorkflowStartS)}; the last ${bBatch[0]?.firstActivity?.type} scheduled ${secondsIn(productWindow.lastFirstActivityScheduledS)}, started ${secondsIn(productWindow.lastFirstActivityStartedS)}, answered ${secondsIn(productWindow.lastFirstActivityCompletedS)}`);
 
     const result: BenchResult = {
       date: new Date().toISOString(),
