@@ -21,7 +21,7 @@ import { clusterOfVnf } from '../../store/repos/clusters';
 import { readState } from '../harness/state';
 import { adminToken, call, eventually, sim } from '../support/api';
 import { connectSsh } from '../../ssh';
-import { adminConf, instance, kubectl, newInstance, onboardRegistryAndPackage, params, readyNodes, serverAddress, task, vnfcsOf, work } from '../support/k8s-cluster-vnf';
+import { adminConf, instance, kubectl, newInstance, onboardRegistryAndPackage, params, readyNodes, untilReadyNodes, serverAddress, task, vnfcsOf, work } from '../support/k8s-cluster-vnf';
 import { kubectlBin } from '../support/kube-apiserver';
 import { withProductStore } from '../support/product-store';
 
@@ -132,7 +132,7 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     const k8sVci = (await instance(id)).vimConnectionInfo.find((v: any) => v.vimType === 'kubernetes');
     expect((await call('GET', `/v1.0/vims/${k8sVci.vimId}`)).body.vim.auth_url).toBe(`https://${vip}:16443`);
     expect(fs.readFileSync(conf, 'utf8')).toContain(`server: https://${vip}:16443`);
-    const nodes = await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    const nodes = await untilReadyNodes(conf, 5, '5 Ready nodes', 120_000);
     const masters = await vnfcsOf(id, 'masterNode');
     expect(masters).toHaveLength(3);
     expect(readyControlPlanes()).toBe(3);
@@ -190,7 +190,7 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     const masters = await vnfcsOf(id, 'masterNode');
     const healed = masters.find((v) => v.id === m.id);
     expect(healed.computeResource.resourceId).not.toBe(m.computeResource.resourceId);
-    await eventually('5 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    await untilReadyNodes(conf, 5, '5 Ready nodes after the heal', 120_000);
     // the new master is Ready before its join marks it control-plane, and a call through the VIP may meet the etcd member change
     await eventually('3 Ready control-plane nodes after the heal', async () => (readyControlPlanes() === 3 ? true : undefined), 60_000, 1000);
     const addresses = await Promise.all(masters.map((v) => serverAddress(v.computeResource.resourceId)));
@@ -208,12 +208,12 @@ describe('flavour complex: 3 masters behind a VIP, 2 workers', () => {
     expect(refused.body.detail).toContain('"master_instance" is the masters\' aspect');
     expect((await call('GET', `/vnflcm/v1/vnf_lcm_op_occs?vnfInstanceId=${id}`)).body.filter((o: any) => o.operation === 'SCALE')).toEqual([]);
     await task(id, 'scale', { type: 'SCALE_OUT', aspectId: 'worker_instance', numberOfSteps: 1 }, 'COMPLETED', 600_000);
-    await eventually('6 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    await untilReadyNodes(conf, 6, '6 Ready nodes', 120_000);
     // a worker stopped: auto-healing heals it, as an operator's heal of its VNFC would
     const [worker] = await vnfcsOf(id, 'workerNode');
     await nova(worker.computeResource.resourceId, 'os-stop');
     await automaticHeal(id, worker.id);
-    await eventually('6 Ready nodes after the worker heal', async () => { const n = readyNodes(conf); return n?.length === 6 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    await untilReadyNodes(conf, 6, '6 Ready nodes after the worker heal', 120_000);
     // scale in: the worker Heat removes leaves the cluster (drained, its Node deleted), the control plane untouched
     const before = await vnfcsOf(id, 'workerNode');
     await task(id, 'scale', { type: 'SCALE_IN', aspectId: 'worker_instance', numberOfSteps: 1 }, 'COMPLETED', 600_000);
@@ -245,7 +245,7 @@ describe('flavour podaffinity: the same control plane, masters and workers in an
       expect((await call('GET', `/v1.0/vims/${cluster.registeredVimId}`)).body.vim.auth_url).toBe(cluster.apiAddress);
       const [master] = await vnfcsOf(id, 'masterNode');
       const conf = await adminConf(master.computeResource.resourceId, path.join(work, confName));
-      await eventually('5 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 5 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+      await untilReadyNodes(conf, 5, '5 Ready nodes', 120_000);
       const [masters, workers] = [await vnfcsOf(id, 'masterNode'), await vnfcsOf(id, 'workerNode')];
       const hosts = async (vnfcs: any[]) => Promise.all(vnfcs.map((v) => hostOf(v.computeResource.resourceId)));
       // the anti-affinity groups hold: no two masters, and no two workers, share a host

@@ -15,7 +15,7 @@ import { clusterNodes, clusterOfVnf } from '../../store/repos/clusters';
 import { VENV } from '../../runtime/openstack/install';
 import { readState } from '../harness/state';
 import { adminToken, call, eventually, healthLoopEnd, sim, temporalClient } from '../support/api';
-import { adminConf, instance, kubectl, newInstance, onboardRegistryAndPackage, params, readyNodes, registry, SEED_PARAMS, task, vnfcsOf, work } from '../support/k8s-cluster-vnf';
+import { adminConf, instance, kubectl, newInstance, onboardRegistryAndPackage, params, readyNodes, untilReadyNodes, registry, SEED_PARAMS, task, vnfcsOf, work } from '../support/k8s-cluster-vnf';
 import { withProductStore } from '../support/product-store';
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -49,7 +49,7 @@ describe('a 1-master, 2-worker cluster', () => {
   }, 700_000);
 
   test('kubectl with the admin.conf from the master sees 3 Ready nodes; every node is set up for the private registry once', async () => {
-    const nodes = await eventually('3 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 60_000, 1000);
+    const nodes = await untilReadyNodes(conf, 3, '3 Ready nodes', 60_000);
     expect(nodes.map((n) => n.name).sort()).toEqual(((await withProductStore(async (s) => clusterNodes(s, (await clusterOfVnf(s, id))!.id)))).map((n) => n.name).sort());
     for (const v of [...await vnfcsOf(id, 'masterNode'), ...await vnfcsOf(id, 'workerNode')]) {
       const host = await sim<any>('GET', `/sim/servers/${v.computeResource.resourceId}/host`);
@@ -102,7 +102,7 @@ describe('a 1-master, 2-worker cluster', () => {
 
   test('scale out adds a Ready worker; scale in cordons, drains and deletes its Node before Heat removes the server', async () => {
     await task(id, 'scale', { type: 'SCALE_OUT', aspectId: 'worker_instance', numberOfSteps: 1 });
-    await eventually('4 Ready nodes', async () => { const n = readyNodes(conf); return n?.length === 4 && n.every((x) => x.ready === 'True') ? n : undefined; }, 60_000, 1000);
+    await untilReadyNodes(conf, 4, '4 Ready nodes', 60_000);
     const before = readyNodes(conf)!.map((n) => n.name);
     const op = await task(id, 'scale', { type: 'SCALE_IN', aspectId: 'worker_instance', numberOfSteps: 1 });
     const after = readyNodes(conf)!.map((n) => n.name);
@@ -121,7 +121,7 @@ describe('a 1-master, 2-worker cluster', () => {
     await task(id, 'heal', { vnfcInstanceId: [worker.id] });
     const [healed] = (await vnfcsOf(id, 'workerNode')).filter((v) => v.id === worker.id);
     expect(healed.computeResource.resourceId).not.toBe(worker.computeResource.resourceId);
-    await eventually('3 Ready nodes after the heal', async () => { const n = readyNodes(conf); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 60_000, 1000);
+    await untilReadyNodes(conf, 3, '3 Ready nodes after the heal', 60_000);
   });
 
   test('heal of the one master: the cluster is installed again on the new server, the workers reset and rejoin it, the VIM re-registered under the same id', async () => {
@@ -139,7 +139,7 @@ describe('a 1-master, 2-worker cluster', () => {
     const host = await sim<any>('GET', `/sim/servers/${healed.computeResource.resourceId}/host`);
     expect(host.commands.some((c: any) => /kubeadm init --config/.test(c.command) && c.exitCode === 0)).toBe(true);
     const fresh = await adminConf(healed.computeResource.resourceId, path.join(work, 'admin-healed.conf'));
-    await eventually('3 Ready nodes after the master heal', async () => { const n = readyNodes(fresh); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    await untilReadyNodes(fresh, 3, '3 Ready nodes after the master heal', 120_000);
     const after = (await withProductStore((s) => clusterOfVnf(s, id)))!;
     expect(after.registeredVimId).toBe(before.registeredVimId);
     const vimAfter = (await call('GET', `/v1.0/vims/${after.registeredVimId}`)).body.vim;
@@ -155,7 +155,7 @@ describe('a 1-master, 2-worker cluster', () => {
     expect(kubectl(conf, 'get', 'nodes').ok).toBe(false);
     const [master] = await vnfcsOf(id, 'masterNode');
     const fresh = await adminConf(master.computeResource.resourceId, path.join(work, 'admin-new.conf'));
-    await eventually('3 Ready nodes with the new CA', async () => { const n = readyNodes(fresh); return n?.length === 3 && n.every((x) => x.ready === 'True') ? n : undefined; }, 120_000, 1000);
+    await untilReadyNodes(fresh, 3, '3 Ready nodes with the new CA', 120_000);
     conf = fresh;
   });
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { sampleVariant } from '../../samples/variant';
 import { connectSsh } from '../../ssh';
 import { readState } from '../harness/state';
-import { call, onboard, opIdFrom, sim, waitOpState } from './api';
+import { call, eventually, onboard, opIdFrom, sim, waitOpState } from './api';
 import { kubectlBin } from './kube-apiserver';
 import { tackerSampleFiles, zipFiles } from './vnfpkg-fixtures';
 
@@ -76,6 +76,14 @@ export const readyNodes = (kubeconfig: string) => {
   if (!r.ok) return undefined;
   return (JSON.parse(r.out).items as any[]).map((n) => ({ name: n.metadata.name, ready: n.status.conditions.find((c: any) => c.type === 'Ready')?.status }));
 };
+
+/** Waits until the cluster has exactly `count` nodes, every one Ready; answers them. */
+export function untilReadyNodes(kubeconfig: string, count: number, what: string, timeoutMs: number) {
+  return eventually(what, async () => {
+    const n = readyNodes(kubeconfig);
+    return n?.length === count && n.every((x) => x.ready === 'True') ? n : undefined;
+  }, timeoutMs, 1000);
+}
 
 export async function newInstance(): Promise<string> {
   return (await call('POST', '/vnflcm/v1/vnf_instances', { vnfdId })).body.id;
