@@ -7,16 +7,17 @@
  * /environment), so it is byte for byte what the product sends and needs no
  * copy of the product's template building. Waiting is the product's own
  * schedule (workflow-steps/stack.ts waitForStack): a GET without outputs at once,
- * then GETs HEAT_POLL_MS apart, the interval x1.5 per poll up to 15 s and
- * never under half the time since the POST or PATCH was sent.
+ * then GETs on the product's schedule (workflow-steps/poll-schedule.ts): from
+ * HEAT_POLL_MS, x1.5 per poll up to 15 s, never under half the time since the
+ * POST or PATCH was sent.
  */
 import crypto from 'node:crypto';
 import { HeatClient, StackTemplate } from '../infra/openstack/heat';
 import { KeystoneSession } from '../infra/openstack/keystone';
 import { request } from '../infra/openstack/http';
+import { HEAT_POLL_MAX_MS_DEFAULT, nextInterval, pollDelay } from '../workflow-steps/poll-schedule';
 import type { AdminLogin } from './product';
 
-const MAX_POLL_MS = 15_000; // workflow-steps/stack.ts
 
 export interface DirectHeat {
   heat: HeatClient;
@@ -46,9 +47,9 @@ export function directHeat(admin: AdminLogin): DirectHeat {
       if (!s) throw new Error(`stack ${name} is gone`);
       if (s.stack_status === `${action}_COMPLETE`) return polls;
       if (s.stack_status.endsWith('_FAILED')) throw new Error(`stack ${name} ${s.stack_status}: ${s.stack_status_reason}`);
-      if (sentAt !== undefined) interval = Math.min(Math.max(interval, Math.ceil((Date.now() - sentAt) / 2)), MAX_POLL_MS);
+      interval = pollDelay(interval, HEAT_POLL_MAX_MS_DEFAULT, sentAt === undefined ? undefined : Date.now() - sentAt);
       await new Promise((r) => setTimeout(r, interval));
-      interval = Math.min(Math.ceil(interval * 1.5), MAX_POLL_MS);
+      interval = nextInterval(interval, HEAT_POLL_MAX_MS_DEFAULT);
     }
   };
 

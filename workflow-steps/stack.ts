@@ -6,6 +6,7 @@
 import { ApplicationFailure, patched, sleep } from '@temporalio/workflow';
 import type { StackStatus } from '../infra/stack-driver';
 import { acts, preludeStackRead, stackPolls } from './activities';
+import { HEAT_POLL_MAX_MS_DEFAULT, nextInterval, pollDelay } from './poll-schedule';
 
 /** How a workflow polls Heat: heatPollMs first, x1.5 per poll up to heatPollMaxMs (15 s when not given). */
 export interface HeatPolling {
@@ -14,7 +15,7 @@ export interface HeatPolling {
   /** The longest interval between two Heat status polls (HEAT_POLL_MAX_MS); absent in operations started before it was a setting. */
   heatPollMaxMs?: number;
 }
-export const HEAT_POLL_MAX_MS_DEFAULT = 15_000;
+export { HEAT_POLL_MAX_MS_DEFAULT };
 
 export type StackAction = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -43,10 +44,8 @@ export interface StackCalls {
  * failure left by an engine restart, which is driven on (at most 3 times).
  *
  * Given `sentAt` (workflow time before the request that started the action),
- * no interval is shorter than half the time since then: a Heat that took 20 s
- * to accept the POST is not done 50 ms later, and each needless poll costs
- * Heat a stack load and the worker a workflow task. A timer's duration is not
- * compared on replay, so older histories replay unchanged.
+ * the intervals are paced by it (poll-schedule.ts pollDelay). A timer's
+ * duration is not compared on replay, so older histories replay unchanged.
  */
 export async function pollStack(stack: StackCalls, action: StackAction, poll: HeatPolling, sentAt?: number): Promise<void> {
   const maxInterval = poll.heatPollMaxMs ?? HEAT_POLL_MAX_MS_DEFAULT;
@@ -71,9 +70,9 @@ export async function pollStack(stack: StackCalls, action: StackAction, poll: He
       }
       throw ApplicationFailure.nonRetryable(`stack ${s.name} ${s.status}: ${s.reason || 'no reason given'}`, 'StackFailed');
     }
-    if (sentAt !== undefined) interval = Math.min(Math.max(interval, Math.ceil((Date.now() - sentAt) / 2)), maxInterval);
+    interval = pollDelay(interval, maxInterval, sentAt === undefined ? undefined : Date.now() - sentAt);
     await sleep(interval);
-    interval = Math.min(Math.ceil(interval * 1.5), maxInterval);
+    interval = nextInterval(interval, maxInterval);
   }
 }
 
